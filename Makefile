@@ -1,0 +1,48 @@
+# The two commands of the README: `make run` and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# Python >= 3.12: python3.13 / python3.12 on PATH, else pyenv's 3.13 / 3.12.
+PYTHON ?= $(shell for c in python3.13 python3.12; do \
+	  command -v $$c >/dev/null 2>&1 && $$c -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null && { echo $$c; exit; }; \
+	done; \
+	for v in $$(ls $$HOME/.pyenv/versions 2>/dev/null | grep -E '^3\.1[2-9]' | sort -rV); do \
+	  echo "$$HOME/.pyenv/versions/$$v/bin/python3"; exit; \
+	done)
+
+.PHONY: run test install services db lint bench-engine
+
+$(STAMP): pyproject.toml constraints.txt
+	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (python3.13/python3.12 or pyenv); none found." >&2; exit 1; fi
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]' -c constraints.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Start PostgreSQL and Redis if they are installed but down.
+services:
+	@bash scripts/ensure-services
+
+db: install services
+	@$(PY) scripts/create_database.py
+
+run: db
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/honcho start -f Procfile
+
+test: db
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench-engine: install
+	$(PY) -m games.engine bench

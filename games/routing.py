@@ -1,0 +1,3 @@
+"""WebSocket routes: each consumer module lists its own; this file only gathers them."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Shared fixtures. Tests run against the real PostgreSQL and Redis (see the README)."""
