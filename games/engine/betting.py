@@ -1,0 +1,140 @@
+"""One lance's envite: opening, the answering team's votes, finality and the deje.
+
+The open envite of a lance is a plain dict (part of the state)::
+
+    {"eligible": [seats from the mano], "stake": None | int | "ordago", "held": int,
+     "bettor_team": None | 0 | 1, "answering_team": None | 0 | 1, "votes": {"<seat>": vote},
+     "turn": index in eligible of the next opener, "bettor_seat": seat of the last bet/raise}
+
+- Opening: from the mano, each eligible seat says ``pass``, ``bet N`` (2-40) or ``ordago``.
+  Everybody passing leaves the lance *en paso*.
+- Response: every eligible seat of the other team votes once, in either order (both are in
+  ``to_act`` at once): ``refuse``, ``hold``, ``raise M`` (stake < M <= 40) or ``ordago`` (not when
+  the stake already is one). The team's answer is its most aggressive vote: órdago > raise (the
+  larger M; on equal M the seat nearest the mano is the raiser) > hold > refuse. The answer is
+  final when every eligible seat of the team voted, or at an ``ordago`` vote, or at a ``hold``
+  when the stake is an órdago (no later vote could change those).
+- A raise holds the current stake (``held`` becomes it) and bets M in total; an órdago answer
+  holds the current stake likewise. A refusal pays the **deje** = ``max(1, held)``.
+"""
+
+from __future__ import annotations
+
+OPENING_TYPES = frozenset({"pass", "bet", "ordago"})
+VOTE_TYPES = frozenset({"hold", "refuse", "raise", "ordago"})
+MAX_STAKE = 40
+MIN_BET = 2
+
+
+def open_envite(eligible: list[int]) -> dict:
+    return {
+        "eligible": list(eligible),
+        "stake": None,
+        "held": 0,
+        "bettor_team": None,
+        "answering_team": None,
+        "votes": {},
+        "turn": 0,
+        "bettor_seat": None,
+    }
+
+
+def is_opening(b: dict) -> bool:
+    return b["stake"] is None
+
+
+def opener(b: dict) -> int:
+    return b["eligible"][b["turn"]]
+
+
+def voters(b: dict) -> list[int]:
+    """Eligible seats of the answering team that have not voted yet (from the mano)."""
+    team = b["answering_team"]
+    return [s for s in b["eligible"] if s % 2 == team and str(s) not in b["votes"]]
+
+
+def to_act(b: dict) -> list[int]:
+    return [opener(b)] if is_opening(b) else voters(b)
+
+
+def deje(b: dict) -> int:
+    """Points paid at a refusal: the stake held before the last bet or raise, at least 1."""
+    return max(1, b["held"])
+
+
+def place_bet(b: dict, seat: int, stake: int | str) -> None:
+    """An opening bet or órdago by ``seat``: the other team must now answer."""
+    b["stake"] = stake
+    b["held"] = 0
+    b["bettor_team"] = seat % 2
+    b["answering_team"] = 1 - seat % 2
+    b["votes"] = {}
+    b["bettor_seat"] = seat
+
+
+def vote_is_final(b: dict, vote: dict) -> bool:
+    if vote["type"] == "ordago":
+        return True
+    if vote["type"] == "hold" and b["stake"] == "ordago":
+        return True
+    return not voters(b)
+
+
+def team_answer(b: dict) -> tuple[str, int | None, int | None]:
+    """``(kind, raise_to, seat)`` of the team's answer: its most aggressive vote."""
+    best: tuple[int, int] = (-1, 0)
+    who: tuple[str, int | None, int | None] = ("refuse", None, None)
+    rank = {"refuse": 0, "hold": 1, "raise": 2, "ordago": 3}
+    for s in b["eligible"]:  # from the mano: on a tie the nearest the mano keeps it
+        vote = b["votes"].get(str(s))
+        if vote is None:
+            continue
+        key = (rank[vote["type"]], vote.get("to", 0))
+        if key > best:
+            best = key
+            who = (vote["type"], vote.get("to"), s)
+    return who
+
+
+def raise_to(b: dict, seat: int, stake: int | str) -> None:
+    """The answering team raised (to an int) or answered órdago: roles swap."""
+    held = b["stake"]
+    b["held"] = held if isinstance(held, int) else b["held"]
+    b["stake"] = stake
+    b["bettor_team"], b["answering_team"] = b["answering_team"], b["bettor_team"]
+    b["votes"] = {}
+    b["bettor_seat"] = seat
+
+
+def templates(b: dict, seat: int) -> list[dict]:
+    """Legal action templates of ``seat`` in this envite ([] when it may not act)."""
+    if is_opening(b):
+        if opener(b) != seat:
+            return []
+        return [
+            {"type": "pass"},
+            {"type": "bet", "min": MIN_BET, "max": MAX_STAKE},
+            {"type": "ordago"},
+        ]
+    if seat not in voters(b):
+        return []
+    out = [{"type": "refuse"}, {"type": "hold"}]
+    stake = b["stake"]
+    if stake != "ordago":
+        if stake < MAX_STAKE:
+            out.append({"type": "raise", "min": stake + 1, "max": MAX_STAKE})
+        out.append({"type": "ordago"})
+    return out
+
+
+def public(b: dict | None) -> dict | None:
+    if b is None:
+        return None
+    return {
+        "eligible": list(b["eligible"]),
+        "stake": b["stake"],
+        "held": b["held"],
+        "bettor_team": b["bettor_team"],
+        "answering_team": b["answering_team"],
+        "votes": {k: dict(v) for k, v in b["votes"].items()},
+    }
