@@ -152,6 +152,8 @@ ILLEGAL_MESSAGES: dict[str, str] = {
     "bad_modality": "Modalité inconnue : 4 ou 8 rois.",
     "bad_mano": "Main (mano) invalide.",
     "bad_state": "État de la partie invalide.",
+    "invalid_reshuffle": "Ordre de la nouvelle pioche invalide.",
+    "invalid_argument": "Partie mal configurée : 4 ou 8 rois, et une main de 0 à 3.",
 }
 
 
