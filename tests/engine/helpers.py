@@ -49,3 +49,20 @@ def start(hands, *, kings=4, mano=0, decks_after=(), **kw) -> dict:
 
 def pass_all(state: dict, order) -> dict:
     return play(state, *[(s, "pass") for s in order])
+
+
+def strings(value) -> set[str]:
+    """Every string leaf (and dict key) of a JSON value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        out = set(value)
+        for v in value.values():
+            out |= strings(v)
+        return out
+    if isinstance(value, list):
+        out = set()
+        for v in value:
+            out |= strings(v)
+        return out
+    return set()
