@@ -1,0 +1,80 @@
+import pytest
+
+from games import labels
+
+
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("12c", "Roi de coupes"),
+        ("1o", "As de deniers"),
+        ("11e", "Cavalier d'épées"),
+        ("10b", "Valet de bâtons"),
+        ("2c", "Deux de coupes"),
+        ("7o", "Sept de deniers"),
+        ("3e", "Trois d'épées"),
+    ],
+)
+def test_card_names_in_french(code, name):
+    assert labels.card_name(code) == name
+
+
+def test_every_card_of_the_deck_has_a_name_and_a_glyph():
+    from games.engine import CARD_CODES
+
+    names = {labels.card_name(c) for c in CARD_CODES}
+    assert len(names) == 40
+    assert all(labels.card_glyph(c) for c in CARD_CODES)
+
+
+@pytest.mark.parametrize(
+    ("word", "name", "sentence"),
+    [
+        ({"seat": 0, "type": "mus"}, "Ane", "Ane : Mus"),
+        ({"seat": 1, "type": "cut"}, "Bixente", "Bixente : Couper"),
+        ({"seat": 2, "type": "discard", "count": 3}, "Camille", "Camille écarte 3 cartes"),
+        ({"seat": 2, "type": "discard", "count": 1}, "Camille", "Camille écarte 1 carte"),
+        ({"seat": 3, "type": "pass", "lance": "grand"}, "Dani", "Dani : Je passe"),
+        ({"seat": 3, "type": "bet", "lance": "grand", "amount": 5}, "Dani", "Dani : Mise 5"),
+        ({"seat": 0, "type": "hold", "lance": "petit"}, "Ane", "Ane : Je tiens"),
+        ({"seat": 0, "type": "refuse", "lance": "petit"}, "Ane", "Ane : Je ne tiens pas"),
+        ({"seat": 1, "type": "raise", "lance": "jeu", "to": 10}, "Bix", "Bix : Relance à 10"),
+        ({"seat": 1, "type": "ordago", "lance": "jeu"}, "Bix", "Bix : Órdago"),
+        ({"seat": 1, "type": "declare", "lance": "paires", "has": True}, "B", "B : Paires : oui"),
+        ({"seat": 1, "type": "declare", "lance": "jeu", "has": False}, "B", "B : Jeu : non"),
+    ],
+)
+def test_public_words_as_french_sentences(word, name, sentence):
+    assert labels.word_sentence(word, name) == sentence
+
+
+def test_lances_and_outcomes():
+    assert [labels.lance_name(x) for x in ("grand", "petit", "paires", "jeu", "point")] == [
+        "Grand",
+        "Petit",
+        "Paires",
+        "Jeu",
+        "Point",
+    ]
+    assert [
+        labels.outcome_name(o) for o in ("paso", "held", "refused", "unopposed", "ordago", "none")
+    ] == ["en paso", "tenue", "refusée", "sans mise", "órdago", "pas jouées"]
+
+
+def test_every_engine_illegal_code_has_a_french_message():
+    from games.engine import ILLEGAL_CODES
+
+    missing = sorted(set(ILLEGAL_CODES) - set(labels.ILLEGAL_MESSAGES))
+    assert missing == [], f"IllegalAction codes without a French message: {missing}"
+    for code in ILLEGAL_CODES:
+        assert labels.illegal_message(code) != labels.GENERIC_ILLEGAL
+
+
+def test_unknown_code_gets_a_generic_french_message():
+    assert labels.illegal_message("no_such_code") == labels.GENERIC_ILLEGAL
+    assert labels.illegal_message(None) == labels.GENERIC_ILLEGAL
+
+
+def test_site_messages():
+    assert labels.STALE_VERSION.startswith("La table a changé")
+    assert labels.NOT_SEATED == "Vous n'êtes pas assis à cette table."
