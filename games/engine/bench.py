@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from .play import random_deck, random_partie
+from .play import play_partie, shuffled_deck
 from .scoring import showdown_paso
 from .shuffle import SeededShuffler
 
@@ -29,7 +29,7 @@ def _showdown_rate(deals: list[tuple[int, int, list[list[str]]]], repeat: int) -
 def _party_rate(first_seed: int, count: int) -> float:
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + count):
-        random_partie(seed)
+        play_partie(seed)
     return count / (time.perf_counter() - start)
 
 
@@ -37,7 +37,7 @@ def main(runs: int = 5, out=print) -> tuple[int, int]:
     rng = SeededShuffler(2024)
     deals = []
     for _ in range(2000):
-        deck = random_deck(rng)
+        deck = shuffled_deck(rng)
         hands = [deck[s * 4 : s * 4 + 4] for s in range(4)]
         deals.append(((4, 8)[rng.randbelow(2)], rng.randbelow(4), hands))
     showdowns = []

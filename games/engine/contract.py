@@ -2,7 +2,7 @@
 """# Engine API contract (games/engine) — fixed so the Django shell can be written against it in parallel
 
 Everything below is importable from `games.engine` (the package `__init__`). Pure Python 3.12+,
-stdlib only, no Django, no I/O, no `import random` anywhere under games/ (a project hook flags it).
+stdlib only, no Django, no I/O, no import of the `random` module anywhere under games/ (a project hook flags it).
 
 ## State
 - A state is a plain `dict` of JSON types only (str keys, lists, ints, str, bool, None).

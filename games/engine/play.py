@@ -21,7 +21,7 @@ def _weighted(rng: SeededShuffler, options: list[tuple[int, dict]]) -> dict:
     return options[-1][1]
 
 
-def random_action(state: dict, seat: int, rng: SeededShuffler, weights=None) -> dict:
+def pick_action(state: dict, seat: int, rng: SeededShuffler, weights=None) -> dict:
     """A random legal action of ``seat`` (which must be in ``to_act(state)``)."""
     w = DEFAULT_WEIGHTS if weights is None else weights
     templates = legal_actions(state, seat)
@@ -55,7 +55,7 @@ def random_action(state: dict, seat: int, rng: SeededShuffler, weights=None) -> 
     return _weighted(rng, options)
 
 
-def random_partie(seed: int, kings: int | None = None, weights=None, max_actions: int = 100_000):
+def play_partie(seed: int, kings: int | None = None, weights=None, max_actions: int = 100_000):
     """Play a whole partie at random; returns the final state (and yields nothing else)."""
     rng = SeededShuffler(seed)
     kings = kings if kings is not None else (4, 8)[rng.randbelow(2)]
@@ -65,11 +65,11 @@ def random_partie(seed: int, kings: int | None = None, weights=None, max_actions
             return state
         seats = to_act(state)
         seat = seats[rng.randbelow(len(seats))]
-        state = apply(state, seat, random_action(state, seat, rng, weights), shuffler=rng)
+        state = apply(state, seat, pick_action(state, seat, rng, weights), shuffler=rng)
     raise RuntimeError(f"partie {seed} did not end in {max_actions} actions")
 
 
-def random_deck(rng: SeededShuffler) -> list[str]:
+def shuffled_deck(rng: SeededShuffler) -> list[str]:
     deck = list(CARD_CODES)
     rng.shuffle(deck)
     return deck
