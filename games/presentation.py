@@ -175,11 +175,14 @@ def build_seats(observation: dict, players: list[str], viewer: int, presence: di
     return seats
 
 
-def build_turn(observation: dict, players: list[str], viewer: int, host_name: str) -> dict:
+def build_turn(observation: dict, players: list[str], viewer: int, host_name: str | None) -> dict:
+    """Whose turn it is, in words (``host_name`` None: the viewer is the host)."""
     status = observation.get("status")
     if status == "finished":
         return {"mine": False, "text": "Partie terminée."}
     if status == "hand_over":
+        if host_name is None:
+            return {"mine": False, "text": "Fin de la main : à vous de distribuer la suivante."}
         return {"mine": False, "text": f"Fin de la main : {host_name} distribue la suivante."}
     legal = [a for a in observation.get("legal") or [] if a["type"] != "deal"]
     to_act = list(observation.get("to_act") or [])
@@ -487,7 +490,10 @@ def build_table(
         viewer if viewer_seat is not None or observation.get("seat") is not None else None,
         team_names,
     )
-    host_name = players[host_seat] if host_seat is not None else "L'hôte"
+    if host_seat is None:
+        host_name = "L'hôte"
+    else:
+        host_name = None if host_seat == viewer else players[host_seat]
     seats = build_seats(observation, players, viewer, presence or {})
     turn = build_turn(observation, players, viewer, host_name)
     scoreboard = build_scoreboard(observation, players, viewer, teams)

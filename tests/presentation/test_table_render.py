@@ -316,3 +316,12 @@ def test_partie_over_without_showdown():
     html = render_partial("score-screen", obs, P, 0)
     assert "avant qu'on découvre les cartes" in html
     assert not codes_in(html) - set(O.HANDS[0])
+
+
+def test_turn_text_at_the_end_of_a_hand():
+    assert build_table(O.hand_over(0), P, 0, host_seat=0)["turn"]["text"] == (
+        "Fin de la main : à vous de distribuer la suivante."
+    )
+    assert build_table(O.hand_over(3), P, 3, host_seat=0)["turn"]["text"] == (
+        "Fin de la main : Ane distribue la suivante."
+    )
