@@ -1,3 +1,9 @@
 """WebSocket routes: each consumer module lists its own; this file only gathers them."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games import consumers
+
+websocket_urlpatterns: list = [
+    path("ws/salle/", consumers.SalleConsumer.as_asgi()),
+]

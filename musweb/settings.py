@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Every view needs a login unless marked @login_not_required (landing, rules, accounts).
+    "accounts.middleware.LoginRequired",
     # Last, as django-axes asks: it turns a lockout into its own response.
     "axes.middleware.AxesMiddleware",
 ]

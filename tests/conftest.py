@@ -1,1 +1,93 @@
-"""Shared fixtures. Tests run against the real PostgreSQL and Redis (see the README)."""
+"""Shared fixtures. Tests run against the real PostgreSQL and Redis (see the README).
+
+The cast: four players, `ane`, `bixente`, `camille` and `dani`, all with the password
+`PASSWORD`. `login(user)` gives a Django test client logged in as that user;
+`open_table` is a 4-rois table hosted by ane (seat 0); `full_table` is an open table with the
+four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started yet.
+"""
+
+import os
+
+import pytest
+from django.test import Client
+
+CAST = ("ane", "bixente", "camille", "dani")
+PASSWORD = "Txistu-eta-mus-2026"
+# One channel-layer prefix per test run, so tests never talk to a `make run` on the same Redis;
+# the browser tests' server uses the same one.
+CHANNELS_PREFIX = f"test-{os.getpid()}"
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]
+    settings.CHANNEL_LAYERS = {
+        "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": CHANNELS_PREFIX}}
+    }
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """make_user("name", password=..., email=...) creates a user (default password PASSWORD)."""
+
+    def make(username, *, password=PASSWORD, **extra):
+        return django_user_model.objects.create_user(username=username, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def ane(make_user):
+    return make_user("ane")
+
+
+@pytest.fixture
+def bixente(make_user):
+    return make_user("bixente")
+
+
+@pytest.fixture
+def camille(make_user):
+    return make_user("camille")
+
+
+@pytest.fixture
+def dani(make_user):
+    return make_user("dani")
+
+
+@pytest.fixture
+def cast(ane, bixente, camille, dani):
+    """The four players, in seat order for `full_table`."""
+    return [ane, bixente, camille, dani]
+
+
+@pytest.fixture
+def login():
+    """login(user) -> a test Client with that user's session (bypasses axes on purpose)."""
+
+    def make(user):
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return make
+
+
+@pytest.fixture
+def open_table(ane):
+    from games import services
+    from games.models import Table
+
+    return services.table_create(user=ane, kings=Table.Kings.FOUR)
+
+
+@pytest.fixture
+def full_table(cast, open_table):
+    from games import services
+
+    for number, user in enumerate(cast[1:], start=1):
+        services.seat_take(user=user, table_id=open_table.pk, number=number)
+    open_table.refresh_from_db()
+    return open_table

@@ -1,0 +1,137 @@
+"""Every write of the salle. Each runs in one transaction that first locks the table row
+(`select_for_update`), so two players acting on one table are served one after the other.
+Lock order, to stay deadlock-free: the table row, then the user row."""
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from games import broadcast
+from games.models import SEAT_COUNT, Seat, Table
+
+
+class SalleError(Exception):
+    """A refused salle action; the message is French and meant for the player."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def table_create(*, user, kings: int) -> Table:
+    """Open a table with the given modality; the host sits at seat 0."""
+    if kings not in Table.Kings.values:
+        raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
+    with transaction.atomic():
+        _lock_user(user)
+        _check_not_seated_elsewhere(user)
+        table = Table.objects.create(host=user, kings=kings)
+        _insert_seat(table=table, user=user, number=0)
+        broadcast.salle_changed()
+    return table
+
+
+def seat_take(*, user, table_id: int, number: int) -> Seat:
+    """Sit at a free seat of an open table, or move there from another seat of the same table."""
+    if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
+        raise SalleError(_("Cette place n’existe pas."))
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_open(table)
+        _lock_user(user)
+        seats = {seat.number: seat for seat in table.seats.all()}
+        mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if mine is None and len(seats) >= SEAT_COUNT:
+            raise SalleError(_("Cette table est complète."))
+        if mine is not None and mine.number == number:
+            raise SalleError(_("Vous êtes déjà à cette place."))
+        if number in seats:
+            raise SalleError(_("Cette place vient d’être prise par quelqu’un d’autre."))
+        if mine is not None:
+            mine.number = number
+            mine.save(update_fields=["number"])
+            seat = mine
+        else:
+            _check_not_seated_elsewhere(user)
+            seat = _insert_seat(table=table, user=user, number=number)
+        broadcast.salle_changed()
+    return seat
+
+
+def seat_leave(*, user, table_id: int) -> Table:
+    """Leave an unstarted table. A leaving host hands over to the next seated player
+    (in seat order); the last one to leave closes the table."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_open(table)
+        seats = list(table.seats.order_by("number"))
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise SalleError(_("Vous n’êtes pas assis à cette table."))
+        mine.delete()
+        others = [s for s in seats if s.pk != mine.pk]
+        if not others:
+            table.status = Table.Status.CLOSED
+        elif table.host_id == user.pk:
+            after = [s for s in others if s.number > mine.number] or others
+            table.host_id = after[0].user_id
+        table.save(update_fields=["status", "host", "updated"])
+        broadcast.salle_changed()
+    return table
+
+
+def table_start(*, user, table_id: int) -> Table:
+    """The host starts a full table: every seated player goes to the table page.
+    Live play will create the game here, in the same transaction."""
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        _check_can_start(table, user)
+        table.status = Table.Status.PLAYING
+        table.save(update_fields=["status", "updated"])
+        broadcast.salle_changed(started_table_id=table.pk)
+    return table
+
+
+def _check_can_start(table: Table, user) -> None:
+    _check_open(table)
+    if table.host_id != user.pk:
+        raise SalleError(_("Seul l’hôte de la table peut lancer la partie."))
+    if table.seats.count() != SEAT_COUNT:
+        raise SalleError(_("Il faut quatre joueurs assis pour lancer la partie."))
+
+
+def _lock_table(table_id) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=int(table_id))
+    except (Table.DoesNotExist, TypeError, ValueError):
+        raise SalleError(_("Cette table n’existe pas.")) from None
+
+
+def _lock_user(user) -> None:
+    """Serialize one player's own actions (two tables created at once, two seats taken)."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+
+
+def _check_open(table: Table) -> None:
+    if table.status == Table.Status.PLAYING:
+        raise SalleError(_("La partie a déjà commencé à cette table."))
+    if table.status != Table.Status.OPEN:
+        raise SalleError(_("Cette table est fermée."))
+
+
+def _check_not_seated_elsewhere(user) -> None:
+    if Seat.objects.filter(user=user, active=True).exists():
+        raise SalleError(
+            _("Vous êtes déjà assis à une table : quittez-la avant d’en rejoindre une autre.")
+        )
+
+
+def _insert_seat(*, table: Table, user, number: int) -> Seat:
+    """Insert under a savepoint: the database constraints are the last word on a race."""
+    try:
+        with transaction.atomic():
+            return Seat.objects.create(table=table, user=user, number=number)
+    except IntegrityError:
+        raise SalleError(
+            _("Vous êtes déjà assis à une table : quittez-la avant d’en rejoindre une autre.")
+        ) from None

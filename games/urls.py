@@ -1,0 +1,14 @@
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("salle/", views.salle, name="salle"),
+    path("salle/tables/", views.table_create, name="table_create"),
+    path("salle/tables/<int:table_id>/place/", views.seat_take, name="seat_take"),
+    path("salle/tables/<int:table_id>/quitter/", views.seat_leave, name="seat_leave"),
+    path("salle/tables/<int:table_id>/lancer/", views.table_start, name="table_start"),
+    path("tables/<int:table_id>/", views.table, name="table"),
+]

@@ -1,0 +1,190 @@
+"""The salle over HTTP: full pages, htmx fragments, and every bad input answered in French."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Seat, Table
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+def state():
+    """Everything a salle action could change, to check that a refusal changed nothing."""
+    tables = list(Table.objects.order_by("pk").values_list("pk", "host_id", "status"))
+    seats = list(Seat.objects.order_by("pk").values_list("table_id", "number", "user_id"))
+    return tables, seats
+
+
+def test_salle_page_lists_tables_with_players_and_teams(login, bixente, full_table):
+    content = login(bixente).get(reverse("games:salle")).content.decode()
+    assert 'ws-connect="/ws/salle/"' in content
+    assert f'id="table-{full_table.pk}"' in content
+    assert "Mus · 4 rois" in content
+    assert "hôte : ane" in content
+    for name in ("ane", "bixente", "camille", "dani"):
+        assert name in content
+    assert "Équipe 1" in content and "Équipe 2" in content
+
+
+def test_empty_salle_invites_to_open_a_table(login, ane):
+    content = login(ane).get(reverse("games:salle")).content.decode()
+    assert "Ouvrir la table" in content
+    assert "Aucune table" in content
+
+
+def test_create_table_htmx_returns_the_salle_fragment(login, ane):
+    response = login(ane).post(reverse("games:table_create"), {"kings": "8"}, headers=HTMX)
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert content.lstrip().startswith('<div id="salle"')
+    assert "<html" not in content
+    assert 'id="messages" role="status" aria-live="polite" hx-swap-oob="true"' in content
+    assert "Mus · 8 rois" in content
+    assert Table.objects.get().host == ane
+
+
+def test_create_table_without_htmx_redirects_to_the_salle(login, ane):
+    response = login(ane).post(reverse("games:table_create"), {"kings": "4"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:salle")
+    assert Table.objects.filter(host=ane).exists()
+
+
+def test_take_seat_htmx(login, bixente, open_table):
+    url = reverse("games:seat_take", args=[open_table.pk])
+    response = login(bixente).post(url, {"number": "1"}, headers=HTMX)
+    assert "Vous êtes à la table" in response.content.decode()
+    assert Seat.objects.get(user=bixente).number == 1
+
+
+def test_leave_htmx(login, ane, open_table):
+    response = login(ane).post(reverse("games:seat_leave", args=[open_table.pk]), headers=HTMX)
+    assert "Ouvrir la table" in response.content.decode()
+    open_table.refresh_from_db()
+    assert open_table.status == Table.Status.CLOSED
+
+
+def test_start_sends_the_host_to_the_table_page(login, ane, full_table):
+    response = login(ane).post(reverse("games:table_start", args=[full_table.pk]), headers=HTMX)
+    assert response["HX-Redirect"] == reverse("games:table", args=[full_table.pk])
+    full_table.refresh_from_db()
+    assert full_table.status == Table.Status.PLAYING
+
+
+def test_start_without_htmx_redirects_to_the_table_page(login, ane, full_table):
+    response = login(ane).post(reverse("games:table_start", args=[full_table.pk]))
+    assert response["Location"] == reverse("games:table", args=[full_table.pk])
+
+
+BAD_INPUTS = {
+    "no modality": ("table_create", None, {}, "modalité"),
+    "bad modality": ("table_create", None, {"kings": "5"}, "modalité"),
+    "text modality": ("table_create", None, {"kings": "huit"}, "modalité"),
+    "seat taken": ("seat_take", "open", {"number": "0"}, "prise"),
+    "forged seat 4": ("seat_take", "open", {"number": "4"}, "n’existe pas"),
+    "forged seat -1": ("seat_take", "open", {"number": "-1"}, "n’existe pas"),
+    "forged seat text": ("seat_take", "open", {"number": "zéro"}, "n’existe pas"),
+    "no seat number": ("seat_take", "open", {}, "n’existe pas"),
+    "unknown table": ("seat_take", 999999, {"number": "1"}, "n’existe pas"),
+    "leave unseated": ("seat_leave", "open", {}, "pas assis"),
+    "start by a non-host": ("table_start", "open", {}, "hôte"),
+}
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+@pytest.mark.parametrize("case", BAD_INPUTS.values(), ids=BAD_INPUTS.keys())
+def test_bad_input_gets_a_french_message_and_changes_nothing(
+    login, bixente, open_table, case, htmx
+):
+    name, table, data, message = case
+    table_id = open_table.pk if table == "open" else table
+    args = [] if table_id is None else [table_id]
+    client = login(bixente)
+    before = state()
+    response = client.post(reverse(f"games:{name}", args=args), data, headers=HTMX if htmx else {})
+    assert state() == before
+    if htmx:
+        assert response.status_code == 200
+        body = response.content.decode()
+    else:
+        assert response.status_code == 302
+        body = client.get(response["Location"]).content.decode()
+    assert message in body
+
+
+def refused(client, url, data=None):
+    """POST as htmx; return the body, checking the refusal changed nothing."""
+    before = state()
+    response = client.post(url, data or {}, headers=HTMX)
+    assert response.status_code == 200
+    assert state() == before
+    return response.content.decode()
+
+
+def test_second_table_is_refused(login, ane, open_table):
+    assert "déjà assis" in refused(login(ane), reverse("games:table_create"), {"kings": "4"})
+
+
+def test_seat_at_another_table_is_refused(login, ane, bixente, open_table):
+    services.table_create(user=bixente, kings=8)
+    url = reverse("games:seat_take", args=[open_table.pk])
+    assert "déjà assis" in refused(login(bixente), url, {"number": "1"})
+
+
+def test_start_with_fewer_than_four_is_refused(login, ane, open_table):
+    url = reverse("games:table_start", args=[open_table.pk])
+    assert "quatre joueurs" in refused(login(ane), url)
+
+
+def test_seat_at_a_full_table_is_refused(login, full_table, make_user):
+    url = reverse("games:seat_take", args=[full_table.pk])
+    assert "complète" in refused(login(make_user("eneko")), url, {"number": "2"})
+
+
+def test_seat_at_a_started_table_is_refused(login, ane, full_table, make_user):
+    services.table_start(user=ane, table_id=full_table.pk)
+    url = reverse("games:seat_take", args=[full_table.pk])
+    assert "commencé" in refused(login(make_user("eneko")), url, {"number": "2"})
+
+
+def test_seat_at_a_closed_table_is_refused(login, ane, bixente, open_table):
+    services.seat_leave(user=ane, table_id=open_table.pk)
+    url = reverse("games:seat_take", args=[open_table.pk])
+    assert "fermée" in refused(login(bixente), url, {"number": "1"})
+
+
+def test_get_on_a_write_endpoint_is_405(login, ane, open_table):
+    assert login(ane).get(reverse("games:table_start", args=[open_table.pk])).status_code == 405
+
+
+def test_anonymous_writes_go_to_login_and_change_nothing(client, open_table):
+    before = state()
+    response = client.post(reverse("games:seat_take", args=[open_table.pk]), {"number": "1"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+    assert state() == before
+
+
+def test_table_page_shows_players_teams_and_modality(login, ane, camille, full_table):
+    services.table_start(user=ane, table_id=full_table.pk)
+    response = login(camille).get(reverse("games:table", args=[full_table.pk]))
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert "Mus · 4 rois" in content
+    team1 = content.index("Équipe 1")
+    team2 = content.index("Équipe 2")
+    at = {
+        name: content.index(f"<strong>{name}</strong>")
+        for name in ("ane", "bixente", "camille", "dani")
+    }
+    assert team1 < at["ane"] < at["camille"] < team2 < at["bixente"] < at["dani"]
+
+
+def test_table_page_is_for_seated_players_only(login, ane, full_table, make_user):
+    services.table_start(user=ane, table_id=full_table.pk)
+    client = login(make_user("eneko"))
+    response = client.get(reverse("games:table", args=[full_table.pk]))
+    assert response["Location"] == reverse("games:salle")
+    assert "Seuls les joueurs assis" in client.get(response["Location"]).content.decode()
