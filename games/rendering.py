@@ -22,6 +22,7 @@ def salle_fragment(user, *, started_table_id: int | None = None) -> str:
     started is the user's, the fragment carries the table page address and the page goes there."""
     context = salle_context(user)
     context["user"] = user
+    context["pushed"] = True
     my_seat = context["my_seat"]
     if (
         started_table_id is not None

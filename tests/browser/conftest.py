@@ -1,0 +1,196 @@
+"""Browser tests: a real ASGI server (daphne, WebSockets included) on the test database, and
+Debian's chromium driven by Playwright.
+
+Fixtures
+- ``asgi_server`` (session): daphne serving ``musweb.asgi:application`` on a free port, against
+  pytest-django's test database and the test run's channel-layer prefix, so what a test writes
+  through ``games.services`` (after commit) is pushed to the browsers, and what the browsers do
+  is visible to the test's ORM. ``asgi_server.url`` is its base URL; its log is in
+  ``asgi_server.log_path``. Started once, on first use.
+- ``browser`` (session): headless chromium (``/usr/bin/chromium``; never downloaded).
+- ``new_page()``: a fresh browser context (own cookies) and page, with ``base_url`` set, so
+  ``page.goto("/salle/")`` works; closed after the test.
+- ``page_for(user)``: like ``new_page()`` but already logged in as ``user`` (a session made with
+  ``force_login``, so no sign-in form and no axes bookkeeping).
+- ``in_thread(fn, *args, **kwargs)``: call a service from the test, e.g.
+  ``in_thread(services.seat_take, user=dani, table_id=t.pk, number=3)``. Playwright keeps an
+  event loop in the test's thread, where the broadcast's ``async_to_sync`` cannot run; a plain
+  thread can. Returns the result or raises the exception. Plain ORM reads and writes in the test
+  itself are fine (see ``_orm_beside_playwright``).
+
+A browser test asks for ``transactional_db`` (the server reads committed rows only) and is
+marked ``@pytest.mark.browser``. Example::
+
+    @pytest.mark.browser
+    def test_salle(transactional_db, cast, page_for):
+        page = page_for(cast[0])
+        page.goto("/salle/")
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+
+from tests.conftest import CHANNELS_PREFIX
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+@dataclass
+class AsgiServer:
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _database_url(db: dict) -> str:
+    auth = quote(db.get("USER") or "postgres")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"])
+    host = db.get("HOST") or "127.0.0.1"
+    return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/regles/", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not answer within {timeout}s:\n{log_path.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker):
+    from django.db import connection
+
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(connection.settings_dict),
+        "CHANNELS_PREFIX": CHANNELS_PREFIX,
+        "DEBUG": "1",  # static files straight from the finders, no collectstatic needed
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "WARNING",
+    }
+    log_path = Path(tempfile.mkstemp(prefix="barajamos-daphne-", suffix=".log")[1])
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+            + ["musweb.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as a whole below
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process, log_path)
+        yield AsgiServer(url=url, process=process, log_path=log_path)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (see .ci/run)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _orm_beside_playwright(request, monkeypatch):
+    """Playwright's sync API keeps an event loop in this thread; Django would then refuse ORM
+    calls from the test itself. Allowed here, for browser tests only."""
+    if request.node.get_closest_marker("browser"):
+        monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def in_thread():
+    from django.db import connection
+
+    def call(fn, *args, **kwargs):
+        def run():
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connection.close()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run).result(timeout=30)
+
+    return call
+
+
+@pytest.fixture
+def new_page(browser, asgi_server):
+    contexts = []
+
+    def make():
+        context = browser.new_context(base_url=asgi_server.url, locale="fr-FR")
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page_for(new_page, asgi_server):
+    def make(user):
+        client = Client()
+        client.force_login(user)
+        page = new_page()
+        page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": client.cookies["sessionid"].value,
+                    "url": asgi_server.url,
+                }
+            ]
+        )
+        return page
+
+    return make

@@ -1,0 +1,82 @@
+"""The live salle in real browsers: pushes arrive without a reload."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.models import Table
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.browser
+
+
+def sign_up(page, username):
+    page.goto("/comptes/inscription/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", PASSWORD)
+    page.fill("input[name=password2]", PASSWORD)
+    page.click("form.stack button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/salle/$"))
+
+
+def wait_for_socket(page):
+    """The salle socket is open once its first push (the full salle) has been swapped in."""
+    page.wait_for_function("document.getElementById('salle').dataset.pushed === '1'")
+
+
+def mark_page(page):
+    """Tag the window: the tag survives swaps but not a reload."""
+    page.evaluate("window.__noReload = true")
+
+
+def test_two_new_players_meet_at_a_table_without_reloading(transactional_db, new_page):
+    ane, bixente = new_page(), new_page()
+    sign_up(ane, "ane")
+    sign_up(bixente, "bixente")
+    for page in (ane, bixente):
+        wait_for_socket(page)
+        mark_page(page)
+
+    ane.check("input[name=kings][value='8']")
+    started = time.monotonic()
+    ane.click("text=Ouvrir la table")
+    table = bixente.locator(".table-card").first
+    expect(table).to_contain_text("hôte : ane", timeout=1000)
+    seen_after = time.monotonic() - started
+    expect(table).to_contain_text("Mus · 8 rois")
+
+    table.locator("[data-seat='1'] button").click()
+    expect(bixente.locator("#salle .my-seat")).to_contain_text("place 2 (équipe 2)")
+    expect(ane.locator("[data-seat='1'] .player")).to_have_text("bixente", timeout=1000)
+
+    for page in (ane, bixente):
+        assert page.evaluate("window.__noReload === true")
+    assert Table.objects.get().seats.count() == 2
+    print(f"\nnew table seen in the other salle {seen_after * 1000:.0f} ms after the click")
+
+
+def test_start_moves_every_seated_player_to_the_table_page(
+    transactional_db, cast, page_for, in_thread
+):
+    ane, bixente, camille, dani = cast
+    table = in_thread(services.table_create, user=ane, kings=4)
+    pages = {user.username: page_for(user) for user in cast}
+    for page in pages.values():
+        page.goto("/salle/")
+        wait_for_socket(page)
+    for number, user in enumerate(cast[1:], start=1):  # seated by the test: pushed to all four
+        in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
+    expect(pages["ane"].locator("[data-seat='3'] .player")).to_have_text("dani", timeout=1000)
+
+    started = time.monotonic()
+    pages["ane"].click("text=Lancer la partie")
+    for page in pages.values():
+        expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"), timeout=1000)
+    moved_after = time.monotonic() - started
+    for page in pages.values():
+        expect(page.locator("main")).to_contain_text("Équipe 1")
+        expect(page.locator("main")).to_contain_text("Mus · 4 rois")
+    print(f"\nall four on the table page {moved_after * 1000:.0f} ms after the click")
