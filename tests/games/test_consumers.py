@@ -83,9 +83,7 @@ async def test_a_new_table_reaches_every_open_salle_within_a_second(ane, bixente
 async def test_seat_taken_and_freed_are_pushed(ane, bixente, open_table):
     communicator, _ = await connect(ane)
     await next_salle(communicator)
-    await database_sync_to_async(services.seat_take)(
-        user=bixente, table_id=open_table.pk, number=3
-    )
+    await database_sync_to_async(services.seat_take)(user=bixente, table_id=open_table.pk, number=3)
     assert '<span class="player">bixente</span>' in await next_salle(communicator)
     await database_sync_to_async(services.seat_leave)(user=bixente, table_id=open_table.pk)
     assert "bixente" not in await next_salle(communicator)
