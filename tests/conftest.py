@@ -27,6 +27,12 @@ def pytest_configure(config):
     }
 
 
+def pytest_collection_modifyitems(config, items):
+    """Browser tests last: Playwright's sync API leaves an event loop running in the main thread
+    for as long as the session-scoped browser lives, which async tests cannot share."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 @pytest.fixture
 def make_user(django_user_model):
     """make_user("name", password=..., email=...) creates a user (default password PASSWORD)."""

@@ -18,6 +18,7 @@ Fixtures
   thread can. Returns the result or raises the exception. Plain ORM reads and writes in the test
   itself are fine (see ``_orm_beside_playwright``).
 
+The root conftest runs browser tests last (see pytest_collection_modifyitems there).
 A browser test asks for ``transactional_db`` (the server reads committed rows only) and is
 marked ``@pytest.mark.browser``. Example::
 
