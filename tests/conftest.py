@@ -13,7 +13,7 @@ from django.test import Client
 
 CAST = ("ane", "bixente", "camille", "dani")
 PASSWORD = "Txistu-eta-mus-2026"
-# One channel-layer prefix per test run, so tests never talk to a `make run` on the same Redis;
+# One channel-layer prefix (and one test database) per test run, so tests never talk to a `make run` on the same Redis;
 # the browser tests' server uses the same one.
 CHANNELS_PREFIX = f"test-{os.getpid()}"
 
@@ -31,6 +31,17 @@ def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright's sync API leaves an event loop running in the main thread
     for as long as the session-scoped browser lives, which async tests cannot share."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """One test database per run (test_barajamos_<pid>, dropped at the end), so two `make test`
+    in the same checkout do not drop each other's database."""
+    from django.db import connections
+
+    for alias in connections:
+        settings_dict = connections[alias].settings_dict
+        settings_dict.setdefault("TEST", {})["NAME"] = f"test_{settings_dict['NAME']}_{os.getpid()}"
 
 
 @pytest.fixture
