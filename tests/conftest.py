@@ -13,8 +13,8 @@ from django.test import Client
 
 CAST = ("ane", "bixente", "camille", "dani")
 PASSWORD = "Txistu-eta-mus-2026"
-# One channel-layer prefix (and one test database) per test run, so tests never talk to a `make run` on the same Redis;
-# the browser tests' server uses the same one.
+# One channel-layer prefix (and one test database) per test run, so tests never talk to a
+# `make run` on the same Redis; the browser tests' server uses the same prefix.
 CHANNELS_PREFIX = f"test-{os.getpid()}"
 
 
