@@ -34,7 +34,8 @@ class SalleConsumer(AsyncWebsocketConsumer):
         await self.send_salle(started_table_id=event.get("started_table_id"))
 
     async def send_salle(self, started_table_id=None):
-        html = await database_sync_to_async(salle_fragment)(
+        # Not thread-sensitive: the renders of many open salles run side by side.
+        html = await database_sync_to_async(salle_fragment, thread_sensitive=False)(
             self.scope["user"], started_table_id=started_table_id
         )
         await self.send(text_data=html)
