@@ -6,6 +6,7 @@ The cast: four players, `ane`, `bixente`, `camille` and `dani`, all with the pas
 four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started yet.
 """
 
+import functools
 import os
 
 import pytest
@@ -44,12 +45,23 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
         settings_dict.setdefault("TEST", {})["NAME"] = f"test_{settings_dict['NAME']}_{os.getpid()}"
 
 
+@functools.cache
+def password_hash(password: str) -> str:
+    """Hashed once per run: the real hasher takes a third of a second per call."""
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(password)
+
+
 @pytest.fixture
 def make_user(django_user_model):
     """make_user("name", password=..., email=...) creates a user (default password PASSWORD)."""
 
     def make(username, *, password=PASSWORD, **extra):
-        return django_user_model.objects.create_user(username=username, password=password, **extra)
+        user = django_user_model(username=username, **extra)
+        user.password = password_hash(password)
+        user.save()
+        return user
 
     return make
 
