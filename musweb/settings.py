@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games.apps.GamesConfig",
+    "moderation",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,124 @@
+"""The moderation pieces of the admin: the moderator permission, actions that ask a reason on
+an intermediate page, and the read-only journal of staff actions."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext_lazy
+
+from moderation.models import StaffAction
+from moderation.services import REASON_MAX, ModerationError
+
+MODERATE = "moderation.can_moderate"
+
+
+def can_moderate(user) -> bool:
+    return user.is_active and user.is_staff and user.has_perm(MODERATE)
+
+
+class ModeratorMixin:
+    """Staff holding `moderation.can_moderate` see this model (read-only unless they hold the
+    model's own permissions) and may run the actions marked `permissions=["moderate"]`.
+    """
+
+    def has_module_permission(self, request):
+        return super().has_module_permission(request) or can_moderate(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or can_moderate(request.user)
+
+    def has_moderate_permission(self, request):
+        return can_moderate(request.user)
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """An inline nobody can add to, change or delete from; moderators may see it."""
+
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.fields, *self.readonly_fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) or can_moderate(request.user)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Motif"),
+        max_length=REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        help_text=gettext_lazy("Enregistré dans le journal de modération."),
+    )
+
+
+def reason_action(modeladmin, request, queryset, *, apply, title, intro, done):
+    """An admin action with an intermediate page asking the reason, then `apply(obj, reason,
+    by)` for each selected object. Also reached from an object's page ("Bannir", "Annuler la
+    partie"), which posts the action for that one object."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        count = 0
+        for obj in queryset:
+            try:
+                apply(obj, form.cleaned_data["reason"], request.user)
+            except ModerationError as exc:
+                modeladmin.message_user(request, f"{obj} : {exc.message}", messages.ERROR)
+            else:
+                count += 1
+        if count:
+            modeladmin.message_user(request, done % {"count": count}, messages.SUCCESS)
+        if len(queryset) == 1:
+            opts = modeladmin.model._meta
+            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[queryset[0].pk])
+            return HttpResponseRedirect(url)
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "intro": intro,
+        "objects": list(queryset),
+        "form": form,
+        "action_name": request.POST.get("action", ""),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
+    """The journal: read-only for everyone, superusers included."""
+
+    list_display = ["at", "kind", "staff", "target_user", "reason"]
+    list_filter = ["kind", "at"]
+    search_fields = ["staff__username", "target_user__username", "reason"]
+    date_hierarchy = "at"
+    list_select_related = ["staff", "target_user"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,57 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class StaffAction(models.Model):
+    """One moderation act, kept for good: who did what, when, to whom (a user and/or a game)
+    and why. Written only by moderation.services; read-only in the admin."""
+
+    class Kind(models.TextChoices):
+        BAN = "ban", _("bannissement")
+        UNBAN = "unban", _("débannissement")
+        CANCEL = "cancel", _("annulation de partie")
+
+    kind = models.CharField(_("action"), max_length=8, choices=Kind.choices)
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="staff_actions",
+        verbose_name=_("par"),
+    )
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_record",
+        verbose_name=_("joueur visé"),
+    )
+    reason = models.TextField(_("motif"))
+
+    class Meta:
+        verbose_name = _("action de modération")
+        verbose_name_plural = _("actions de modération")
+        ordering = ["-at", "-pk"]
+        permissions = [("can_moderate", _("Peut modérer : bannir, débannir, annuler une partie"))]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} par {self.staff} le {self.at:%d/%m/%Y %H:%M}"
+
+
+class UserSession(models.Model):
+    """Which session belongs to which user, filled at every log-in, so a ban can end all of a
+    user's sessions without decoding every session of the site."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_index"
+    )
+    session_key = models.CharField(max_length=40, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("session de joueur")
+
+    def __str__(self):
+        return f"{self.user} · {self.session_key[:8]}…"

@@ -1,0 +1,112 @@
+"""Every moderation write: ban, unban, cancel a partie. Each is one transaction that ends with a
+StaffAction row, so what staff did is recorded exactly when it took effect.
+
+Lock order follows games.services (the table row, then the user row): a ban first frees the
+user's seat through the salle and game services, then locks and deactivates the user.
+"""
+
+from contextlib import suppress
+from importlib import import_module
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast
+from games import services as game_services
+from games.models import Seat, Table
+from moderation.models import StaffAction, UserSession
+
+REASON_MAX = 500
+
+
+class ModerationError(Exception):
+    """A refused moderation act; the message is French and meant for the staff member."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def user_ban(*, user, by, reason: str) -> StaffAction:
+    """Ban `user`: out of any open table, any partie they play cancelled (the others are told
+    why), every session ended, open sockets closed, log-in refused until an unban."""
+    reason = _clean_reason(reason)
+    _check_can_ban(user, by)
+    with transaction.atomic():
+        _leave_active_tables(user, reason)
+        user = _lock_user(user)
+        if user.banned_at is not None:
+            raise ModerationError(_("%(name)s est déjà banni.") % {"name": user.username})
+        user.is_active = False
+        user.banned_at = timezone.now()
+        user.ban_reason = reason
+        user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+        sessions_end(user=user)
+        kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
+        broadcast.user_kicked(user.pk, kicked)
+        return _record(StaffAction.Kind.BAN, by=by, reason=reason, target_user=user)
+
+
+def user_unban(*, user, by, reason: str) -> StaffAction:
+    """Lift a ban: the user may log in again."""
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        user = _lock_user(user)
+        if user.banned_at is None:
+            raise ModerationError(_("%(name)s n’est pas banni.") % {"name": user.username})
+        user.is_active = True
+        user.banned_at = None
+        user.ban_reason = ""
+        user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+        return _record(StaffAction.Kind.UNBAN, by=by, reason=reason, target_user=user)
+
+
+def sessions_end(*, user) -> int:
+    """End every indexed session of `user` (whatever the session engine); returns how many."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    keys = list(UserSession.objects.filter(user=user).values_list("session_key", flat=True))
+    for key in keys:
+        store.delete(key)
+    UserSession.objects.filter(user=user).delete()
+    return len(keys)
+
+
+def _leave_active_tables(user, reason: str) -> None:
+    """Free the user's seat: leave an open table (host handed over), cancel a partie."""
+    for seat in Seat.objects.filter(user=user, active=True).select_related("table"):
+        if seat.table.status == Table.Status.OPEN:
+            # SalleError: the table started or closed meanwhile; a started one is handled below.
+            with suppress(game_services.SalleError):
+                game_services.seat_leave(user=user, table_id=seat.table_id)
+        _cancel_playing_game(seat.table_id, user, reason)
+
+
+def _cancel_playing_game(table_id: int, user, reason: str) -> None:
+    """Placeholder until live play lands: nothing to cancel."""
+
+
+def _check_can_ban(user, by) -> None:
+    if user.pk == by.pk:
+        raise ModerationError(_("Vous ne pouvez pas vous bannir vous-même."))
+    if user.is_superuser and not by.is_superuser:
+        raise ModerationError(_("Seul un superutilisateur peut bannir un superutilisateur."))
+
+
+def _clean_reason(reason) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ModerationError(_("Indiquez un motif."))
+    if len(reason) > REASON_MAX:
+        raise ModerationError(_("Le motif est trop long (500 caractères au plus)."))
+    return reason
+
+
+def _lock_user(user):
+    return get_user_model().objects.select_for_update().get(pk=user.pk)
+
+
+def _record(kind, *, by, reason: str, **targets) -> StaffAction:
+    return StaffAction.objects.create(kind=kind, staff=by, reason=reason, **targets)
