@@ -1,11 +1,26 @@
 """The one place that sends to the channel layer. Always after commit, always thin: an event
-says *that* the salle changed, and each consumer renders its own user's view."""
+says *that* something changed, and each consumer renders its own user's view. Never a card in
+a payload.
+
+Groups and events (consumers name their handlers after the event type, dots as underscores):
+- ``salle``: "salle.changed" {started_table_id}.
+- ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason}.
+- ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003).
+"""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 SALLE_GROUP = "salle"
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
 
 
 def salle_changed(*, started_table_id: int | None = None) -> None:
@@ -16,6 +31,25 @@ def salle_changed(*, started_table_id: int | None = None) -> None:
     """
     event = {"type": "salle.changed", "started_table_id": started_table_id}
     transaction.on_commit(lambda: _send(SALLE_GROUP, event))
+
+
+def game_changed(game_id: int, version: int) -> None:
+    """Game `game_id` is now at `version`: each player's socket renders its own view."""
+    event = {"type": "game.changed", "game_id": game_id, "version": version}
+    transaction.on_commit(lambda: _send(game_group(game_id), event))
+
+
+def game_ended(game_id: int, *, status: str, reason: str) -> None:
+    """The game finished (its sockets render the partie-over screen) or was cancelled (its
+    sockets send their players to the salle, with `reason`)."""
+    event = {"type": "game.ended", "game_id": game_id, "status": status, "reason": reason}
+    transaction.on_commit(lambda: _send(game_group(game_id), event))
+
+
+def user_kicked(user_id: int, reason: str) -> None:
+    """Close every socket of this user (after sending its page to the login page)."""
+    event = {"type": "user.kicked", "reason": reason}
+    transaction.on_commit(lambda: _send(user_group(user_id), event))
 
 
 def _send(group: str, event: dict) -> None:

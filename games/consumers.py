@@ -1,41 +1,110 @@
-"""WebSocket consumers: thin. Authenticate, join the group, render on "changed"."""
+"""WebSocket consumers: thin. Authenticate, join the groups, render on "changed".
+
+Every consumer also joins its user's group (``user-<id>``): a "user.kicked" event pushes a
+redirect to the login page and closes the socket with code 4003."""
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.broadcast import SALLE_GROUP
-from games.rendering import salle_fragment
+from games import rendering, selectors
+from games.broadcast import SALLE_GROUP, game_group, user_group
+
+KICKED_CLOSE_CODE = 4003
 
 
-class SalleConsumer(AsyncWebsocketConsumer):
+def _render(function):
+    """Run a rendering function off the shared sync thread, so many sockets render side by
+    side (each opens its own database connection)."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+class UserSocket(AsyncWebsocketConsumer):
+    """Base: a logged-in user's socket in some groups, always with the user's own group."""
+
+    groups_joined: tuple[str, ...] = ()
+
+    def authenticated_user(self):
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    async def join(self, *groups: str) -> None:
+        self.groups_joined = (*groups, user_group(self.scope["user"].pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code):
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Everything is written over HTTP; anything sent up the socket is ignored."""
+
+    async def user_kicked(self, event):
+        await self.send(text_data=rendering.kicked_fragments(event.get("reason") or ""))
+        await self.close(code=KICKED_CLOSE_CODE)
+
+
+class SalleConsumer(UserSocket):
     """Pushes the #salle fragment (an htmx out-of-band swap) to one logged-in user: on connect,
     so a (re)connect always gets a full render, then at every "salle changed" event."""
 
-    joined = False
-
     async def connect(self):
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        if self.authenticated_user() is None:
             await self.close()
             return
-        await self.channel_layer.group_add(SALLE_GROUP, self.channel_name)
-        self.joined = True
+        await self.join(SALLE_GROUP)
         await self.accept()
         await self.send_salle()
-
-    async def disconnect(self, code):
-        if self.joined:
-            await self.channel_layer.group_discard(SALLE_GROUP, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """The salle is written over HTTP; anything sent up the socket is ignored."""
 
     async def salle_changed(self, event):
         await self.send_salle(started_table_id=event.get("started_table_id"))
 
     async def send_salle(self, started_table_id=None):
-        # Not thread-sensitive: the renders of many open salles run side by side.
-        html = await database_sync_to_async(salle_fragment, thread_sensitive=False)(
+        html = await _render(rendering.salle_fragment)(
             self.scope["user"], started_table_id=started_table_id
         )
+        await self.send(text_data=html)
+
+
+class TableConsumer(UserSocket):
+    """One player's socket at the live table: every region of the table, rendered for this
+    player's seat only, on connect (a full render, so a reconnect catches up) and at every
+    "game.changed"; a cancelled game sends the player to the salle."""
+
+    game_id: int | None = None
+    rendered_version = -1
+
+    async def connect(self):
+        user = self.authenticated_user()
+        table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        found = None
+        if user is not None:
+            found = await database_sync_to_async(selectors.game_seat_for_user)(
+                user=user, table_id=table_id
+            )
+        if found is None:
+            await self.close()
+            return
+        self.game_id, self.table_id = found[0], table_id
+        await self.join(game_group(self.game_id))
+        await self.accept()
+        await self.send_table()
+
+    async def game_changed(self, event):
+        if event.get("version", 0) > self.rendered_version:  # an older event: already shown
+            await self.send_table()
+
+    async def game_ended(self, event):
+        if event.get("status") == "cancelled":
+            html = rendering.game_ended_fragment(self.table_id, event.get("reason") or "")
+            await self.send(text_data=html)
+        else:
+            await self.send_table()
+
+    async def send_table(self):
+        pushed = await _render(rendering.table_push)(self.game_id, self.scope["user"])
+        if pushed is None:
+            await self.close()
+            return
+        html, self.rendered_version = pushed
         await self.send(text_data=html)

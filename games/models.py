@@ -2,6 +2,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 SEAT_COUNT = 4
@@ -86,3 +87,122 @@ class Seat(models.Model):
     def team(self) -> int:
         """Team 0 holds seats 0 and 2, team 1 seats 1 and 3: partners face each other."""
         return self.number % 2
+
+
+class Game(models.Model):
+    """The partie played at a started table. `state` is the engine's whole state: it holds the
+    decks and the pioche, so it is never rendered; players only ever see
+    `games.engine.observation(state, their_seat)`. `version` counts the rows of the action log
+    (see GameAction): a form rendered at another version is stale."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("en cours")
+        FINISHED = "finished", _("terminée")
+        CANCELLED = "cancelled", _("annulée")
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="game")
+    kings = models.IntegerField(_("modalité"), choices=Table.Kings.choices)
+    status = models.CharField(
+        _("statut"), max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    winning_team = models.PositiveSmallIntegerField(_("équipe gagnante"), null=True, blank=True)
+    state = models.JSONField(_("état du moteur"))
+    version = models.PositiveIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.TextField(_("motif de fin"), blank=True, default="")
+    last_action_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("partie")
+        ordering = ["-created"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["playing", "finished", "cancelled"]),
+                name="game_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(winning_team__isnull=True) | Q(winning_team__in=[0, 1]),
+                name="game_winning_team_0_or_1",
+            ),
+        ]
+        indexes = [
+            # Issue 5 sweeps the games idle for too long.
+            models.Index(
+                fields=["last_action_at"],
+                condition=Q(status="playing"),
+                name="game_playing_idle_idx",
+            )
+        ]
+
+    def __str__(self):
+        return f"Partie {self.pk} (table {self.table_id}, {self.get_status_display()})"
+
+    def get_absolute_url(self):
+        return reverse("games:table", args=[self.table_id])
+
+
+class GameSeat(models.Model):
+    """One player's seat in one game, and the result stored for that player."""
+
+    class Result(models.TextChoices):
+        WON = "won", _("gagnée")
+        LOST = "lost", _("perdue")
+        CANCELLED = "cancelled", _("annulée")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("place"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="game_seats"
+    )
+    # null while the game is played: "no result yet" differs from any result.
+    result = models.CharField(  # noqa: DJ001
+        _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("place en partie")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="gameseat_unique_number"),
+            models.UniqueConstraint(fields=["game", "user"], name="gameseat_unique_user"),
+            models.CheckConstraint(condition=Q(number__lt=SEAT_COUNT), name="gameseat_number_0_3"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} à la place {self.number} de la partie {self.game_id}"
+
+    @property
+    def team(self) -> int:
+        return self.number % 2
+
+
+class GameAction(models.Model):
+    """The append-only log of a game (a PostgreSQL trigger refuses UPDATE and DELETE).
+
+    kind "play": `payload` is the engine action of `seat`, and `seq` is the game version after
+    it, so replaying the "play" rows from the decks in the state rebuilds the state exactly.
+    kind "end": the last row, `payload` = {"status", "reason", "by"} and `seat` is null."""
+
+    class Kind(models.TextChoices):
+        PLAY = "play", _("action")
+        END = "end", _("fin")
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.PLAY)
+    payload = models.JSONField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("action de partie")
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="gameaction_unique_seq"),
+            models.CheckConstraint(condition=Q(kind__in=["play", "end"]), name="gameaction_kind"),
+        ]
+
+    def __str__(self):
+        return f"Partie {self.game_id} #{self.seq} ({self.kind})"

@@ -1,10 +1,12 @@
-"""Per-user salle fragments, shared by the views (HTTP) and the consumer (WebSocket)."""
+"""Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
+consumers (WebSocket)."""
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from games import selectors
-from games.models import Table
+from games import engine, presentation, selectors
+from games.models import Game, Table
 
 
 def salle_context(user) -> dict:
@@ -32,3 +34,78 @@ def salle_fragment(user, *, started_table_id: int | None = None) -> str:
     ):
         context["redirect_to"] = reverse("games:table", args=[started_table_id])
     return render_to_string("games/salle.html#salle", context)
+
+
+# ---------------------------------------------------------------- the live table
+
+
+def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
+    """The context of games/table.html for the player at `seat` (the game's seats and table
+    prefetched). Built from `observation(state, seat)` only: never another seat's view."""
+    seats = list(game.seats.all())
+    host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
+    return presentation.table_context(
+        engine.observation(game.state, seat),
+        [s.user.username for s in seats],
+        seat,
+        action_url=reverse("games:act", args=[game.table_id]),
+        salle_url=reverse("games:salle"),
+        host_seat=host_seat,
+        ws_url=table_socket_url(game.table_id),
+        flash=flash,
+    )
+
+
+def table_socket_url(table_id: int) -> str:
+    return f"/ws/tables/{table_id}/"
+
+
+def table_regions(game: Game, seat: int, *, flash: str | None = None, request=None) -> str:
+    """Every region of the table for one player, out of band: a POST answer (with `request`)
+    or a push (without: htmx sends the CSRF token from <body>'s hx-headers)."""
+    context = table_context(game, seat, flash=flash)
+    if request is None:
+        context["csrf_token"] = "NOTPROVIDED"  # {% csrf_token %} then renders nothing, silently
+    return presentation.render_regions(context, request=request)
+
+
+def table_push(game_id: int, user) -> tuple[str, int] | None:
+    """What a player's table socket pushes: every region and the game version they show, or
+    None if the player is not (or no longer) in this game."""
+    game = selectors.game_with_seats(game_id)
+    seat = selectors.seat_number(game, user) if game is not None else None
+    if seat is None:
+        return None
+    return table_regions(game, seat), game.version
+
+
+def leave_fragment(*, redirect_to: str, message: str) -> str:
+    """A pushed #flash that tells the page to go elsewhere (static/js/table.js and the salle page
+    follow data-redirect), with the French reason meanwhile."""
+    return render_to_string(
+        "games/table.html#flash-redirect", {"flash": message, "redirect_to": redirect_to}
+    )
+
+
+def game_ended_fragment(table_id: int, reason: str) -> str:
+    """A cancelled game: the page goes to the table address, which sends the player to the
+    salle with the reason as a message."""
+    return leave_fragment(
+        redirect_to=reverse("games:table", args=[table_id]), message=cancelled_message(reason)
+    )
+
+
+def cancelled_message(reason: str) -> str:
+    if reason:
+        return _("La partie a été annulée : %(reason)s") % {"reason": reason}
+    return _("La partie a été annulée.")
+
+
+def kicked_fragments(reason: str) -> str:
+    """Sent to every socket of a kicked user before it closes: both the table page (#flash) and
+    the salle page (#salle) follow data-redirect to the login page."""
+    login = reverse("accounts:login")
+    salle = render_to_string(
+        "games/salle.html#salle-redirect", {"redirect_to": login, "message": reason}
+    )
+    return leave_fragment(redirect_to=login, message=reason) + salle

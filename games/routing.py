@@ -6,4 +6,5 @@ from games import consumers
 
 websocket_urlpatterns: list = [
     path("ws/salle/", consumers.SalleConsumer.as_asgi()),
+    path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
 ]

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from games.models import SEAT_COUNT, Seat, Table
+from games.models import SEAT_COUNT, Game, GameSeat, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -51,3 +51,47 @@ def table_for_player(*, user, table_id: int) -> Table | None:
         .prefetch_related(seats)
         .first()
     )
+
+
+def game_for_player(*, user, table_id: int) -> tuple[Game, int] | None:
+    """The game of a table and the user's seat number in it, if the user plays there; the
+    game's seats (with their users) and its table come along for the render."""
+    if not user.is_authenticated:
+        return None
+    games = Game.objects.filter(table_id=table_id).select_related("table")
+    game = games.prefetch_related(game_seats_prefetch()).first()
+    if game is None:
+        return None
+    number = seat_number(game, user)
+    return None if number is None else (game, number)
+
+
+def seat_number(game: Game, user) -> int | None:
+    """The user's seat in the game (its seats prefetched), or None."""
+    return next((s.number for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def game_id_for_table(table_id: int) -> int | None:
+    return Game.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+
+
+def game_seat_for_user(*, user, table_id: int) -> tuple[int, int] | None:
+    """(game id, seat number) of the user at this table's game, or None: the socket's check."""
+    if not user.is_authenticated:
+        return None
+    found = (
+        GameSeat.objects.filter(game__table_id=table_id, user=user)
+        .values_list("game_id", "number")
+        .first()
+    )
+    return tuple(found) if found else None
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    games = Game.objects.select_related("table").prefetch_related(game_seats_prefetch())
+    return games.filter(pk=game_id).first()
+
+
+def game_seats_prefetch() -> Prefetch:
+    """A game's four seats in order, with their users: the players' names at the table."""
+    return Prefetch("seats", queryset=GameSeat.objects.select_related("user").order_by("number"))

@@ -1,12 +1,13 @@
-"""Every write of the salle. Each runs in one transaction that first locks the table row
-(`select_for_update`), so two players acting on one table are served one after the other.
-Lock order, to stay deadlock-free: the table row, then the user row."""
+"""Every write of the salle (live play's writes are in games.play). Each runs in one
+transaction that first locks the table row (`select_for_update`), so two players acting on one
+table are served one after the other. Lock order, to stay deadlock-free: the table row, then the
+user row (then, in games.play, the game row)."""
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from games import broadcast
+from games import broadcast, play
 from games.models import SEAT_COUNT, Seat, Table
 
 
@@ -80,14 +81,15 @@ def seat_leave(*, user, table_id: int) -> Table:
     return table
 
 
-def table_start(*, user, table_id: int) -> Table:
-    """The host starts a full table: every seated player goes to the table page.
-    Live play will create the game here, in the same transaction."""
+def table_start(*, user, table_id: int, decks=None, first_mano: int | None = None) -> Table:
+    """The host starts a full table: the game is dealt in the same transaction and every
+    seated player goes to the table page. `decks` and `first_mano`: for tests only."""
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_can_start(table, user)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated"])
+        play.game_create(table=table, decks=decks, first_mano=first_mano)
         broadcast.salle_changed(started_table_id=table.pk)
     return table
 

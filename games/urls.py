@@ -11,4 +11,5 @@ urlpatterns = [
     path("salle/tables/<int:table_id>/quitter/", views.seat_leave, name="seat_leave"),
     path("salle/tables/<int:table_id>/lancer/", views.table_start, name="table_start"),
     path("tables/<int:table_id>/", views.table, name="table"),
+    path("tables/<int:table_id>/jouer/", views.act, name="act"),
 ]

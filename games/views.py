@@ -1,14 +1,18 @@
-"""Pages and htmx endpoints of the salle. Writes go through games.services; every refusal is a
-French message and a fresh salle, never an error page."""
+"""Pages and htmx endpoints of the salle and the live table. Writes go through games.services
+and games.play; every refusal is a French message (a fresh salle, or the table's regions with a
+flash), never an error page."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import selectors, services
+from games import forms, labels, play, rendering, selectors, services
+from games.models import Game
 from games.rendering import salle_context
 
 
@@ -62,13 +66,51 @@ def table_start(request, table_id):
 
 @require_GET
 def table(request, table_id):
-    """Until live play lands: the four players, their teams and the modality."""
-    found = selectors.table_for_player(user=request.user, table_id=table_id)
+    """The live table, for its four players only, rendered for the viewer's seat."""
+    found = selectors.game_for_player(user=request.user, table_id=table_id)
     if found is None:
         messages.error(request, _("Seuls les joueurs assis à cette table peuvent la voir."))
         return redirect("games:salle")
-    context = {"table": found, "seats": selectors.seat_views(found)}
-    return render(request, "games/salle_table.html", context)
+    game, seat = found
+    if game.status == Game.Status.CANCELLED:
+        messages.warning(request, rendering.cancelled_message(game.end_reason))
+        return redirect("games:salle")
+    return render(request, "games/table.html", rendering.table_context(game, seat))
+
+
+@require_POST
+def act(request, table_id):
+    """One decision at the table. htmx: answers with the actor's own regions (out of band):
+    200, 409 (stale version) or 422 (refused), with a French flash. Without htmx: back to the
+    table page."""
+    try:
+        version, action = forms.parse_decision(request.POST)
+        game_id = selectors.game_id_for_table(table_id)
+        if game_id is None:
+            raise play.NotSeated(labels.NOT_SEATED)
+        game = play.game_apply_action(
+            game_id=game_id, user=request.user, version=version, action=action
+        )
+    except (forms.ActionFormError, play.GameError) as error:
+        return _refused(request, table_id, error)
+    if not request.htmx:
+        return redirect("games:table", table_id=table_id)
+    seat = selectors.seat_number(game, request.user)
+    return HttpResponse(rendering.table_regions(game, seat, request=request))
+
+
+def _refused(request, table_id, error):
+    status = getattr(error, "status", 422)
+    if not request.htmx:
+        messages.error(request, error.message)
+        return redirect("games:table", table_id=table_id)
+    found = selectors.game_for_player(user=request.user, table_id=table_id)
+    if found is None:
+        flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
+        return HttpResponse(flash, status=403)
+    game, seat = found
+    body = rendering.table_regions(game, seat, flash=error.message, request=request)
+    return HttpResponse(body, status=status)
 
 
 def _act(request, service, **kwargs):

@@ -10,4 +10,10 @@
     { code: "403", swap: true, error: true },
     { code: "[45]..", swap: false, error: true },
   ];
+  // A pushed #flash carrying data-redirect means: this game was cancelled, or you were signed
+  // out by a moderator; go there (the same mechanism as the salle's start).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var flash = document.getElementById("flash");
+    if (flash && flash.dataset.redirect) { window.location.assign(flash.dataset.redirect); }
+  });
 })();

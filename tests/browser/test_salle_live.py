@@ -77,6 +77,6 @@ def test_start_moves_every_seated_player_to_the_table_page(
         expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"), timeout=1000)
     moved_after = time.monotonic() - started
     for page in pages.values():
-        expect(page.locator("main")).to_contain_text("Équipe 1")
-        expect(page.locator("main")).to_contain_text("Mus · 4 rois")
+        expect(page.locator("#scoreboard")).to_contain_text("Mus · 4 rois")
+        expect(page.locator("#my-hand [data-card]")).to_have_count(4)
     print(f"\nall four on the table page {moved_after * 1000:.0f} ms after the click")

@@ -167,19 +167,17 @@ def test_anonymous_writes_go_to_login_and_change_nothing(client, open_table):
     assert state() == before
 
 
-def test_table_page_shows_players_teams_and_modality(login, ane, camille, full_table):
+def test_table_page_shows_players_around_the_live_table(login, ane, camille, full_table):
     services.table_start(user=ane, table_id=full_table.pk)
     response = login(camille).get(reverse("games:table", args=[full_table.pk]))
     content = response.content.decode()
     assert response.status_code == 200
     assert "Mus · 4 rois" in content
-    team1 = content.index("Équipe 1")
-    team2 = content.index("Équipe 2")
-    at = {
-        name: content.index(f"<strong>{name}</strong>")
-        for name in ("ane", "bixente", "camille", "dani")
-    }
-    assert team1 < at["ane"] < at["camille"] < team2 < at["bixente"] < at["dani"]
+    assert f'ws-connect="/ws/tables/{full_table.pk}/"' in content
+    for name in ("ane", "bixente", "camille", "dani"):
+        assert f"<strong>{name}</strong>" in content
+    assert "Nous" in content and "Eux" in content  # camille (seat 2) plays with ane (seat 0)
+    assert content.count("card card--back") == 12
 
 
 def test_table_page_is_for_seated_players_only(login, ane, full_table, make_user):

@@ -1,0 +1,45 @@
+"""The table's posted decision form -> (version, engine action). Only the shape is checked here
+(known type, integers where integers go); whether the action is legal is the engine's call."""
+
+from django.http import QueryDict
+
+MESSAGE_MALFORMED = "Action incompréhensible : rechargez la page."
+MESSAGE_UNKNOWN = "Action inconnue."
+MESSAGE_AMOUNT = "Indiquez un nombre entier de points."
+MESSAGE_CARDS = "Choisissez de 1 à 4 cartes de votre main."
+
+SIMPLE_TYPES = frozenset({"mus", "cut", "pass", "ordago", "hold", "refuse", "deal"})
+AMOUNT_FIELDS = {"bet": "amount", "raise": "to"}
+
+
+class ActionFormError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def parse_decision(data: QueryDict) -> tuple[int, dict]:
+    """The version the form was rendered at, and the engine action it asks for."""
+    version = _integer(data.get("version"), MESSAGE_MALFORMED)
+    kind = data.get("type", "")
+    if kind in SIMPLE_TYPES:
+        return version, {"type": kind}
+    if kind in AMOUNT_FIELDS:
+        field = AMOUNT_FIELDS[kind]
+        return version, {"type": kind, field: _integer(data.get(field), MESSAGE_AMOUNT)}
+    if kind == "discard":
+        cards = data.getlist("cards")
+        if not 1 <= len(cards) <= 4 or not all(isinstance(c, str) and c for c in cards):
+            raise ActionFormError(MESSAGE_CARDS)
+        return version, {"type": "discard", "cards": cards}
+    raise ActionFormError(MESSAGE_UNKNOWN)
+
+
+def _integer(value, message: str) -> int:
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise ActionFormError(message) from None
+    if not -(2**31) < number < 2**31:
+        raise ActionFormError(message)
+    return number

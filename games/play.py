@@ -1,0 +1,171 @@
+"""Every write of live play. Each runs in one transaction that locks the game row
+(`select_for_update`), so the four players of a game are served one after the other.
+
+- `game_create`: called by `services.table_start`, in its transaction.
+- `game_apply_action`: one player's decision (the table's POST endpoint).
+- `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
+  moderation): status, result of each player, the end row of the log, the table closed and its
+  seats freed, the broadcasts.
+"""
+
+import secrets
+
+from django.db import transaction
+from django.db.models import Case, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast, engine, labels, selectors
+from games.models import Game, GameAction, GameSeat, Seat, Table
+
+
+class GameError(Exception):
+    """A refused decision; `message` is French and meant for the player; `status` is the HTTP
+    status the view answers with."""
+
+    status = 422
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotSeated(GameError):
+    status = 403
+
+
+class GameOver(GameError):
+    status = 422
+
+
+class StaleVersion(GameError):
+    status = 409
+
+
+class IllegalMove(GameError):
+    status = 422
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
+def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> Game:
+    """Deal the first hand of a started table (the caller holds the table's row lock).
+    `decks` and `first_mano` are for tests only; the site draws both with secrets."""
+    rng = secrets.SystemRandom()
+    if first_mano is None:
+        first_mano = rng.randrange(4)
+    state = engine.new_partie(kings=table.kings, first_mano=first_mano, decks=decks, shuffler=rng)
+    game = Game.objects.create(
+        table=table, kings=table.kings, state=state, version=state["version"]
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in table.seats.all()
+    )
+    return game
+
+
+def game_apply_action(*, game_id: int, user, version: int, action: dict) -> Game:
+    """Apply one decision of `user` if it was taken at the current `version`. Returns the game
+    with its seats (and their users) prefetched, for the actor's own render."""
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        seat = _seat_number(game, user)
+        if game.status != Game.Status.PLAYING:
+            raise GameOver(_("La partie est terminée."))
+        if version != game.version:
+            raise StaleVersion(labels.STALE_VERSION)
+        try:
+            state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
+        except engine.IllegalAction as error:
+            message = labels.illegal_message(error.code, error.params)
+            raise IllegalMove(message, error.code) from None
+        game.state, game.version, game.last_action_at = state, state["version"], timezone.now()
+        played = GameAction(
+            game=game, seq=game.version, seat=seat, kind=GameAction.Kind.PLAY, payload=action
+        )
+        if state["status"] == "finished":
+            reason = _("Partie gagnée.")
+            _finish(game, status=Game.Status.FINISHED, reason=reason, by=None, log=[played])
+        else:
+            played.save()
+            game.save(update_fields=["state", "version", "last_action_at", "updated"])
+            broadcast.game_changed(game.pk, game.version)
+    return game
+
+
+def game_finish(*, game: Game, status: str, reason: str, by=None) -> Game:
+    """End `game` (status "finished" or "cancelled") for `reason` (French, shown to the
+    players), `by` a user (a moderator) or None (the system). Idempotent: a game that has
+    already ended is returned unchanged."""
+    if status not in (Game.Status.FINISHED, Game.Status.CANCELLED):
+        raise ValueError(f"a game ends finished or cancelled, not {status!r}")
+    with transaction.atomic():
+        locked = _lock_game(game.pk)
+        if locked.status != Game.Status.PLAYING:
+            return locked
+        if status == Game.Status.FINISHED and locked.state["status"] != "finished":
+            raise ValueError("only the engine finishes a partie; cancel it instead")
+        _finish(locked, status=status, reason=reason, by=by)
+    return locked
+
+
+def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
+    """End a locked game: one UPDATE of the game, one INSERT into the log (the end row, after
+    the pending `log` rows), one UPDATE of its seats' results, the table closed and its seats
+    freed, then the broadcasts."""
+    now = timezone.now()
+    game.status, game.end_reason, game.finished_at = status, reason, now
+    game.winning_team = game.state["winner"] if status == Game.Status.FINISHED else None
+    game.version += 1
+    game.save(
+        update_fields=[
+            *("state", "version", "last_action_at", "updated", "status"),
+            *("winning_team", "finished_at", "end_reason"),
+        ]
+    )
+    by_id = getattr(by, "pk", None)
+    end = GameAction(
+        game=game,
+        seq=game.version,
+        kind=GameAction.Kind.END,
+        payload={"status": status, "reason": reason, "by": by_id},
+        at=now,
+    )
+    GameAction.objects.bulk_create([*log, end])
+    GameSeat.objects.filter(game=game).update(result=_result_expression(game))
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED, updated=now)
+    Seat.objects.filter(table_id=game.table_id).update(active=False)
+    broadcast.game_ended(game.pk, status=status, reason=reason)
+    broadcast.salle_changed()
+
+
+def _result_expression(game: Game):
+    if game.winning_team is None:
+        return Value(GameSeat.Result.CANCELLED)
+    winners = [game.winning_team, game.winning_team + 2]
+    return Case(
+        When(number__in=winners, then=Value(GameSeat.Result.WON)),
+        default=Value(GameSeat.Result.LOST),
+    )
+
+
+def _lock_game(game_id) -> Game:
+    """The game row locked (not its table's), its table joined and its seats prefetched."""
+    try:
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("table")
+            .prefetch_related(selectors.game_seats_prefetch())
+            .get(pk=int(game_id))
+        )
+    except (Game.DoesNotExist, TypeError, ValueError):
+        raise NotSeated(labels.NOT_SEATED) from None
+
+
+def _seat_number(game: Game, user) -> int:
+    number = selectors.seat_number(game, user)
+    if number is None:
+        raise NotSeated(labels.NOT_SEATED)
+    return number
