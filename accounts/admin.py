@@ -1,12 +1,46 @@
 from django.contrib import admin
 from django.contrib.admin import SimpleListFilter
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from games.models import GameSeat
 from moderation import services
-from moderation.admin import ModeratorMixin, reason_action
+from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
+
+
+class GameSeatInline(ReadOnlyInline):
+    """The player's parties, newest first, with the result stored for them."""
+
+    model = GameSeat
+    fk_name = "user"
+    fields = ["partie", "started", "number", "status", "score", "result"]
+    readonly_fields = ["partie", "started", "status", "score"]
+    verbose_name_plural = gettext_lazy("parties jouées")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game").order_by("-game__created")
+
+    @admin.display(description=gettext_lazy("partie"))
+    def partie(self, seat):
+        url = reverse("admin:games_game_change", args=[seat.game_id])
+        return format_html('<a href="{}">{}</a>', url, seat.game)
+
+    @admin.display(description=gettext_lazy("commencée le"))
+    def started(self, seat):
+        return seat.game.created
+
+    @admin.display(description=gettext_lazy("statut"))
+    def status(self, seat):
+        return seat.game.get_status_display()
+
+    @admin.display(description=gettext_lazy("score (son équipe – l’autre)"))
+    def score(self, seat):
+        scores = (seat.game.state or {}).get("scores", [0, 0])
+        return f"{scores[seat.team]} – {scores[1 - seat.team]}"
 
 
 class BannedFilter(SimpleListFilter):
@@ -40,6 +74,7 @@ class UserAdmin(ModeratorMixin, DjangoUserAdmin):
         (gettext_lazy("Modération"), {"fields": ["banned_at", "ban_reason"]}),
     ]
     actions = ["ban_users", "unban_users"]
+    inlines = [GameSeatInline]
     change_form_template = "admin/accounts/user/change_form.html"
 
     @admin.action(description=gettext_lazy("Bannir"), permissions=["moderate"])

@@ -1,17 +1,170 @@
+"""Tables and parties in the admin: lists with filters and search by player, a game's page with
+its seats and its whole action log (read-only for everyone), "Annuler la partie" with a reason,
+and the read-only "Rejouer" page. Staff moderators (moderation.can_moderate) see everything and
+may cancel; nobody edits a table's or a game's stored state here (services are the only
+writers)."""
+
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from games.models import Seat, Table
+from games.models import Game, GameAction, GameSeat, Seat, Table
+from moderation import services
+from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
+from moderation.replay import replay_game
 
 
-class SeatInline(admin.TabularInline):
+class ReadOnlyModelAdmin(ModeratorMixin, admin.ModelAdmin):
+    """Every field read-only, nothing added or deleted; only superusers reach the change form
+    (which has nothing left to change)."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*(f.name for f in self.model._meta.fields), *self.readonly_fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+def players_of(seats) -> str:
+    return ", ".join(f"{seat.number} · {seat.user.username}" for seat in seats)
+
+
+class SeatInline(ReadOnlyInline):
     model = Seat
-    extra = 0
-    raw_id_fields = ["user"]
+    fields = ["number", "user", "active", "created"]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
-    list_display = ["id", "host", "kings", "status", "created"]
-    list_filter = ["status", "kings"]
-    raw_id_fields = ["host"]
+class TableAdmin(ReadOnlyModelAdmin):
+    list_display = ["id", "host", "kings", "status", "players", "created"]
+    list_filter = ["status", "kings", "created"]
+    search_fields = ["host__username", "seats__user__username"]
+    date_hierarchy = "created"
+    list_select_related = ["host"]
     inlines = [SeatInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description=gettext_lazy("joueurs"))
+    def players(self, table):
+        return players_of(table.seats.all())
+
+
+class GameSeatInline(ReadOnlyInline):
+    model = GameSeat
+    fields = ["number", "user", "team_label", "result"]
+    readonly_fields = ["team_label"]
+
+    @admin.display(description=gettext_lazy("équipe"))
+    def team_label(self, seat):
+        return seat.team + 1
+
+
+class GameActionInline(ReadOnlyInline):
+    """The whole log, read-only (PostgreSQL refuses UPDATE and DELETE of its rows as well)."""
+
+    model = GameAction
+    fields = ["seq", "kind", "seat", "player", "payload", "at"]
+    readonly_fields = ["player"]
+    verbose_name_plural = gettext_lazy("journal des actions")
+
+    @admin.display(description=gettext_lazy("joueur"))
+    def player(self, action):
+        if action.seat is None:
+            return "—"
+        seat = next((s for s in action.game.seats.all() if s.number == action.seat), None)
+        return seat.user.username if seat else "?"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game")
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyModelAdmin):
+    list_display = ["id", "table", "kings", "status", "players", "scores", "created"]
+    list_filter = ["status", "kings", "created", "finished_at"]
+    search_fields = ["seats__user__username"]
+    date_hierarchy = "created"
+    readonly_fields = ["players", "scores", "replay_link"]
+    fieldsets = [
+        (None, {"fields": ["table", "kings", "status", "players", "scores", "replay_link"]}),
+        (
+            gettext_lazy("Fin"),
+            {"fields": ["winning_team", "finished_at", "end_reason"]},
+        ),
+        (
+            gettext_lazy("État enregistré (lecture seule)"),
+            {
+                "classes": ["collapse"],
+                "fields": ["version", "state", "created", "updated", "last_action_at"],
+            },
+        ),
+    ]
+    inlines = [GameSeatInline, GameActionInline]
+    actions = ["cancel_games"]
+    change_form_template = "admin/games/game/change_form.html"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    @admin.display(description=gettext_lazy("joueurs"))
+    def players(self, game):
+        return players_of(game.seats.all())
+
+    @admin.display(description=gettext_lazy("score"))
+    def scores(self, game):
+        ours, theirs = (game.state or {}).get("scores", [0, 0])
+        return f"{ours} – {theirs}"
+
+    @admin.display(description=gettext_lazy("rejeu"))
+    def replay_link(self, game):
+        url = reverse("admin:games_game_replay", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Rejouer la partie main par main"))
+
+    @admin.action(description=gettext_lazy("Annuler la partie"), permissions=["moderate"])
+    def cancel_games(self, request, queryset):
+        return reason_action(
+            self,
+            request,
+            queryset,
+            apply=lambda game, reason, by: services.game_cancel(game=game, by=by, reason=reason),
+            title=_("Annuler la partie"),
+            intro=_(
+                "Les joueurs sont renvoyés au salon à l’instant, avec ce motif ; "
+                "la partie n’aura pas de vainqueur."
+            ),
+            done=_("%(count)d partie(s) annulée(s)."),
+        )
+
+    def get_urls(self):
+        replay = path(
+            "<path:object_id>/rejouer/",
+            self.admin_site.admin_view(self.replay_view),
+            name="games_game_replay",
+        )
+        return [replay, *super().get_urls()]
+
+    def replay_view(self, request, object_id):
+        game = get_object_or_404(Game, pk=object_id)
+        if not self.has_view_permission(request, game):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Rejeu de la partie %(id)s") % {"id": game.pk},
+            "opts": self.model._meta,
+            "original": game,
+            "replay": replay_game(game),
+        }
+        return TemplateResponse(request, "admin/games/game/replay.html", context)

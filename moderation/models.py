@@ -28,6 +28,14 @@ class StaffAction(models.Model):
         related_name="moderation_record",
         verbose_name=_("joueur visé"),
     )
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="staff_actions",
+        verbose_name=_("partie"),
+    )
     reason = models.TextField(_("motif"))
 
     class Meta:

@@ -14,9 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
+from games import broadcast, play
 from games import services as game_services
-from games.models import Seat, Table
+from games.models import Game, Seat, Table
 from moderation.models import StaffAction, UserSession
 
 REASON_MAX = 500
@@ -36,7 +36,7 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
     reason = _clean_reason(reason)
     _check_can_ban(user, by)
     with transaction.atomic():
-        _leave_active_tables(user, reason)
+        cancelled = _leave_active_tables(user, by, reason)
         user = _lock_user(user)
         if user.banned_at is not None:
             raise ModerationError(_("%(name)s est déjà banni.") % {"name": user.username})
@@ -47,7 +47,7 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
         sessions_end(user=user)
         kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
         broadcast.user_kicked(user.pk, kicked)
-        return _record(StaffAction.Kind.BAN, by=by, reason=reason, target_user=user)
+        return _record(StaffAction.Kind.BAN, by=by, reason=reason, target_user=user, game=cancelled)
 
 
 def user_unban(*, user, by, reason: str) -> StaffAction:
@@ -74,18 +74,35 @@ def sessions_end(*, user) -> int:
     return len(keys)
 
 
-def _leave_active_tables(user, reason: str) -> None:
-    """Free the user's seat: leave an open table (host handed over), cancel a partie."""
+def game_cancel(*, game, by, reason: str) -> StaffAction:
+    """Cancel a partie in play ("Annuler la partie"): the players' browsers go to the salle
+    and show them the reason."""
+    reason = _clean_reason(reason)
+    with transaction.atomic():
+        locked = Game.objects.select_for_update(of=("self",)).get(pk=game.pk)
+        if locked.status != Game.Status.PLAYING:
+            raise ModerationError(_("Cette partie est déjà terminée."))
+        shown = _("Partie annulée par la modération : %(reason)s") % {"reason": reason}
+        play.game_finish(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
+        return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
+
+
+def _leave_active_tables(user, by, reason: str) -> Game | None:
+    """Free the user's seat: leave an open table (host handed over), or cancel the partie
+    played there (returned), the other players told why."""
+    cancelled = None
     for seat in Seat.objects.filter(user=user, active=True).select_related("table"):
         if seat.table.status == Table.Status.OPEN:
             # SalleError: the table started or closed meanwhile; a started one is handled below.
             with suppress(game_services.SalleError):
                 game_services.seat_leave(user=user, table_id=seat.table_id)
-        _cancel_playing_game(seat.table_id, user, reason)
-
-
-def _cancel_playing_game(table_id: int, user, reason: str) -> None:
-    """Placeholder until live play lands: nothing to cancel."""
+        game = Game.objects.filter(table_id=seat.table_id, status=Game.Status.PLAYING).first()
+        if game is not None:
+            shown = _("Partie annulée : %(name)s a été exclu par la modération (%(reason)s).")
+            shown %= {"name": user.username, "reason": reason}
+            play.game_finish(game=game, status=Game.Status.CANCELLED, reason=shown, by=by)
+            cancelled = game
+    return cancelled
 
 
 def _check_can_ban(user, by) -> None:
