@@ -82,7 +82,7 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
         locked = Game.objects.select_for_update(of=("self",)).get(pk=game.pk)
         if locked.status != Game.Status.PLAYING:
             raise ModerationError(_("Cette partie est déjà terminée."))
-        shown = _("Partie annulée par la modération : %(reason)s") % {"reason": reason}
+        shown = _("décision de la modération (%(reason)s)") % {"reason": reason}
         play.game_finish(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
         return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
 
@@ -98,7 +98,7 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
                 game_services.seat_leave(user=user, table_id=seat.table_id)
         game = Game.objects.filter(table_id=seat.table_id, status=Game.Status.PLAYING).first()
         if game is not None:
-            shown = _("Partie annulée : %(name)s a été exclu par la modération (%(reason)s).")
+            shown = _("%(name)s a été exclu par la modération (%(reason)s)")
             shown %= {"name": user.username, "reason": reason}
             play.game_finish(game=game, status=Game.Status.CANCELLED, reason=shown, by=by)
             cancelled = game
