@@ -1,0 +1,59 @@
+"""Helpers of the live-play tests: start the cast's table, choose legal actions at random
+(the engine's own seeded chooser), post them as the players."""
+
+from games import services
+from games.engine import CARD_CODES, to_act
+from games.engine.play import DEFAULT_WEIGHTS, pick_action
+from games.models import Game
+from games.presentation import card_view
+from tests.presentation.helpers import CODE_RE
+
+HTMX = {"HX-Request": "true"}
+#: random play that lasts (no bet, no órdago: about 15 hands a partie) with many mus rounds
+#: (the pioche runs out and is rebuilt from the discards a few times a partie)
+LONG_PLAY = dict(DEFAULT_WEIGHTS, ordago=0, ordago_vote=0, bet=0, mus=85)
+
+
+def start_game(full_table, *, decks=None, first_mano=0) -> Game:
+    """Start the cast's full table (ane hosts) and return its game."""
+    services.table_start(
+        user=full_table.host, table_id=full_table.pk, decks=decks, first_mano=first_mano
+    )
+    return Game.objects.get(table=full_table)
+
+
+def next_move(game: Game, rng, weights=None) -> tuple[int, dict]:
+    """A seat that may act now and a random legal action of it (from the stored state)."""
+    state = game.state
+    seats = to_act(state)
+    seat = seats[rng.randbelow(len(seats))]
+    return seat, pick_action(state, seat, rng, weights)
+
+
+def form_data(version: int, action: dict) -> dict:
+    """The POST body the table's forms send for `action`."""
+    data = {"version": str(version), "type": action["type"]}
+    if "amount" in action:
+        data["amount"] = str(action["amount"])
+    if "to" in action:
+        data["to"] = str(action["to"])
+    if "cards" in action:
+        data["cards"] = list(action["cards"])
+    return data
+
+
+def allowed_cards(state: dict, seat: int) -> set[str]:
+    """The cards `seat` may see now: its own hand, and all four at a showdown."""
+    hand = state["hand"]
+    if hand.get("hands_shown"):
+        return {c for cards in hand["hands_shown"].values() for c in cards}
+    return set(hand["cards"][seat])
+
+
+def leaked_cards(payload: str, allowed: set[str]) -> set[str]:
+    """Card codes (whole tokens) and French card names in `payload` outside `allowed`."""
+    found = set(CODE_RE.findall(payload)) - allowed
+    for code in set(CARD_CODES) - allowed:
+        if card_view(code)["name"] in payload:
+            found.add(code)
+    return found

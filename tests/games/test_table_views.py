@@ -1,0 +1,245 @@
+"""The live table over HTTP: the page, the decision endpoint, every bad input answered in
+French with no change, and the number of SQL queries per decision."""
+
+import functools
+import html
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import play
+from games.engine import SeededShuffler, to_act
+from games.models import Game, GameAction
+from tests.games.play_helpers import HTMX, LONG_PLAY, form_data, next_move, start_game
+
+pytestmark = pytest.mark.django_db
+CONTROL = {"BEGIN", "COMMIT"}
+
+
+@pytest.fixture
+def game(full_table):
+    return start_game(full_table, first_mano=0)
+
+
+def act_url(game):
+    return reverse("games:act", args=[game.table_id])
+
+
+def text(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def snapshot(game):
+    game.refresh_from_db()
+    return game.state, game.version, game.status, GameAction.objects.filter(game=game).count()
+
+
+def post(client, game, data, htmx=True):
+    return client.post(act_url(game), data, headers=HTMX if htmx else {})
+
+
+def test_page_shows_my_cards_and_only_backs_for_the_others(login, camille, game):
+    content = login(camille).get(reverse("games:table", args=[game.table_id])).content.decode()
+    for code in game.state["hand"]["cards"][2]:
+        assert f'data-card="{code}"' in content
+    assert content.count("data-card=") == 4
+    assert content.count("card card--back") == 12
+    assert 'data-version="0"' in content
+
+
+def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, game):
+    response = post(login(ane), game, {"version": "0", "type": "mus"})
+    content = text(response)
+    assert response.status_code == 200
+    assert "<html" not in content
+    for region in ("flash", "scoreboard", "table-seats", "my-hand", "decision-panel", "hand-log"):
+        assert f'id="{region}"' in content
+    assert content.count('hx-swap-oob="true"') == 8
+    assert "ane : Mus" in content and "En attente de bixente" in content
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_without_htmx_a_decision_redirects_to_the_table(login, ane, game):
+    response = post(login(ane), game, {"version": "0", "type": "mus"}, htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[game.table_id])
+    assert Game.objects.get().version == 1
+
+
+def test_double_click_is_a_409_with_a_fresh_render(login, ane, game):
+    client = login(ane)
+    assert post(client, game, {"version": "0", "type": "mus"}).status_code == 200
+    before = snapshot(game)
+    response = post(client, game, {"version": "0", "type": "mus"})
+    content = text(response)
+    assert response.status_code == 409
+    assert "La table a changé" in content
+    assert 'data-version="1"' in content
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"version": "0", "type": "steal"}, "Action inconnue."),
+        ({"version": "0"}, "Action inconnue."),
+        ({"type": "mus"}, "Action incompréhensible"),
+        ({"version": "zéro", "type": "mus"}, "Action incompréhensible"),
+        ({"version": "0", "type": "bet", "amount": "cinq"}, "nombre entier de points"),
+        ({"version": "0", "type": "bet", "amount": "99999999999999999999"}, "nombre entier"),
+        ({"version": "0", "type": "raise"}, "nombre entier de points"),
+        ({"version": "0", "type": "discard"}, "Choisissez de 1 à 4 cartes"),
+        ({"version": "0", "type": "bet", "amount": "5"}, "pas possible à ce moment"),
+        ({"version": "0", "type": "deal"}, "pas possible à ce moment"),
+    ],
+)
+def test_forged_decisions_are_422_in_french_and_change_nothing(login, ane, game, data, message):
+    before = snapshot(game)
+    response = post(login(ane), game, data)
+    assert response.status_code == 422
+    assert message in text(response)
+    assert 'id="decision-panel"' in text(response)  # a fresh render comes along
+    assert snapshot(game) == before
+
+
+def test_another_players_turn_is_refused(login, bixente, game):
+    before = snapshot(game)
+    response = post(login(bixente), game, {"version": "0", "type": "mus"})
+    assert response.status_code == 422
+    assert "Ce n'est pas à vous de parler." in text(response)
+    assert snapshot(game) == before
+
+
+def discard_phase(login, cast, game):
+    for seat in range(4):
+        post(login(cast[seat]), game, {"version": str(seat), "type": "mus"})
+    game.refresh_from_db()
+    assert game.state["phase"] == "discard"
+
+
+def test_a_card_not_in_hand_is_refused(login, cast, game):
+    discard_phase(login, cast, game)
+    mine = game.state["hand"]["cards"][0]
+    theirs = game.state["hand"]["cards"][1][0]
+    before = snapshot(game)
+    for cards, message in (
+        ([theirs], "Vous n'avez pas cette carte en main."),
+        (["13o"], "Vous n'avez pas cette carte en main."),
+        ([mine[0], mine[0]], "deux fois la même carte"),
+        (mine + [theirs], "Choisissez de 1 à 4 cartes"),
+    ):
+        response = post(login(cast[0]), game, {"version": "4", "type": "discard", "cards": cards})
+        assert response.status_code == 422
+        content = text(response)
+        assert message in content
+        assert f'data-card="{theirs}"' not in content
+    assert snapshot(game) == before
+    response = post(login(cast[0]), game, {"version": "4", "type": "discard", "cards": mine[:2]})
+    assert response.status_code == 200
+
+
+def test_an_amount_out_of_range_is_refused(login, cast, game):
+    post(login(cast[0]), game, {"version": "0", "type": "cut"})  # the mano cuts: grand opens
+    game.refresh_from_db()
+    assert game.state["hand"]["lance"] == "grand"
+    speaker = to_act(game.state)[0]
+    before = snapshot(game)
+    for amount in ("1", "41", "-3"):
+        data = {"version": "1", "type": "bet", "amount": amount}
+        response = post(login(cast[speaker]), game, data)
+        assert response.status_code == 422, amount
+        assert "Montant hors limites" in text(response)
+    assert snapshot(game) == before
+
+
+def test_a_player_from_elsewhere_gets_403_and_changes_nothing(login, game, make_user):
+    before = snapshot(game)
+    client = login(make_user("eneko"))
+    response = post(client, game, {"version": "0", "type": "mus"})
+    assert response.status_code == 403
+    assert "Vous n'êtes pas assis à cette table." in text(response)
+    assert "data-card" not in text(response)
+    page = client.get(reverse("games:table", args=[game.table_id]))
+    assert page["Location"] == reverse("games:salle")
+    assert snapshot(game) == before
+
+
+def test_a_table_without_a_game_is_refused_too(login, ane, open_table):
+    response = login(ane).post(reverse("games:act", args=[open_table.pk]), {"type": "mus"})
+    assert response.status_code == 302  # no htmx: back to the table page, which sends to the salle
+    response = login(ane).post(
+        reverse("games:act", args=[open_table.pk]), {"version": "0", "type": "mus"}, headers=HTMX
+    )
+    assert response.status_code == 403
+
+
+def test_a_cancelled_game_refuses_decisions_and_sends_players_to_the_salle(login, ane, game):
+    play.game_finish(game=game, status="cancelled", reason="Abandon de dani.", by=None)
+    before = snapshot(game)
+    client = login(ane)
+    response = post(client, game, {"version": "0", "type": "mus"})
+    assert response.status_code == 422
+    assert "La partie est terminée." in text(response)
+    assert snapshot(game) == before
+    page = client.get(reverse("games:table", args=[game.table_id]), follow=True)
+    assert page.redirect_chain[-1][0] == reverse("games:salle")
+    assert "La partie a été annulée : Abandon de dani." in text(page)
+
+
+def play_through_views(login, cast, game, rng, *, actions, weights=None, on_post=None):
+    clients = [login(user) for user in cast]
+    for _ in range(actions):
+        game.refresh_from_db()
+        if game.status != Game.Status.PLAYING:
+            break
+        seat, action = next_move(game, rng, weights)
+        data = form_data(game.version, action)
+        send = functools.partial(post, clients[seat], game, data)
+        response = on_post(send, game) if on_post else send()
+        assert response.status_code == 200, text(response)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_finished_partie_shows_the_winner_and_refuses_decisions(login, cast, game):
+    game = play_through_views(login, cast, game, SeededShuffler(3), actions=3000)
+    assert game.status == "finished"
+    content = login(cast[0]).get(reverse("games:table", args=[game.table_id])).content.decode()
+    assert "Retour à la salle" in content and "Score final" in content
+    before = snapshot(game)
+    response = post(login(cast[0]), game, {"version": str(game.version), "type": "deal"})
+    assert response.status_code == 422
+    assert "La partie est terminée." in text(response)
+    assert snapshot(game) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_table):
+    """Measured without the test's wrapping transaction (no savepoints), as in production:
+    session, user, game id, the locked game, its seats, then the writes (BEGIN and COMMIT not
+    counted)."""
+    game = start_game(full_table, first_mano=0)
+    counts = []  # (hand number, queries, finished)
+
+    def measured(send, game):
+        with CaptureQueriesContext(connection) as queries:
+            response = send()
+        game.refresh_from_db()
+        statements = [q for q in queries.captured_queries if q["sql"] not in CONTROL]
+        counts.append((game.state["hand_number"], len(statements), game.status == "finished"))
+        return response
+
+    game = play_through_views(
+        login, cast, game, SeededShuffler(5), actions=5000, weights=LONG_PLAY, on_post=measured
+    )
+    assert game.status == "finished" and game.state["hand_number"] >= 10
+    ordinary = [n for hand, n, finished in counts if not finished]
+    early = max(n for hand, n, _ in counts if hand <= 2)
+    late = max(n for hand, n, finished in counts if hand >= 8 and not finished)
+    finishing = [n for _, n, finished in counts if finished]
+    print(f"\nSQL queries per decision: {sorted(set(ordinary))}, finishing one: {finishing}")
+    assert max(ordinary) <= 10 and late <= early
+    assert finishing == [max(finishing)] and finishing[0] <= 10
