@@ -73,33 +73,24 @@ class UserAdmin(ModeratorMixin, DjangoUserAdmin):
         *DjangoUserAdmin.fieldsets,
         (gettext_lazy("Modération"), {"fields": ["banned_at", "ban_reason"]}),
     ]
-    actions = ["ban_users", "unban_users"]
-    inlines = [GameSeatInline]
-    change_form_template = "admin/accounts/user/change_form.html"
-
-    @admin.action(description=gettext_lazy("Bannir"), permissions=["moderate"])
-    def ban_users(self, request, queryset):
-        return reason_action(
-            self,
-            request,
-            queryset,
+    actions = [
+        reason_action(
+            "ban_users",
             apply=lambda user, reason, by: services.user_ban(user=user, by=by, reason=reason),
-            title=_("Bannir"),
-            intro=_(
+            title=gettext_lazy("Bannir"),
+            intro=gettext_lazy(
                 "Le joueur sera déconnecté partout, quittera sa table et toute partie en cours "
                 "sera annulée avec ce motif, que les autres joueurs verront."
             ),
-            done=_("%(count)d joueur(s) banni(s)."),
-        )
-
-    @admin.action(description=gettext_lazy("Débannir"), permissions=["moderate"])
-    def unban_users(self, request, queryset):
-        return reason_action(
-            self,
-            request,
-            queryset,
+            done=gettext_lazy("%(count)d joueur(s) banni(s)."),
+        ),
+        reason_action(
+            "unban_users",
             apply=lambda user, reason, by: services.user_unban(user=user, by=by, reason=reason),
-            title=_("Débannir"),
-            intro=_("Le joueur pourra de nouveau se connecter."),
-            done=_("%(count)d joueur(s) débanni(s)."),
-        )
+            title=gettext_lazy("Débannir"),
+            intro=gettext_lazy("Le joueur pourra de nouveau se connecter."),
+            done=gettext_lazy("%(count)d joueur(s) débanni(s)."),
+        ),
+    ]
+    inlines = [GameSeatInline]
+    change_form_template = "admin/accounts/user/change_form.html"

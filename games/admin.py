@@ -113,7 +113,18 @@ class GameAdmin(ReadOnlyModelAdmin):
         ),
     ]
     inlines = [GameSeatInline, GameActionInline]
-    actions = ["cancel_games"]
+    actions = [
+        reason_action(
+            "cancel_games",
+            apply=lambda game, reason, by: services.game_cancel(game=game, by=by, reason=reason),
+            title=gettext_lazy("Annuler la partie"),
+            intro=gettext_lazy(
+                "Les joueurs sont renvoyés au salon à l’instant, avec ce motif ; "
+                "la partie n’aura pas de vainqueur."
+            ),
+            done=gettext_lazy("%(count)d partie(s) annulée(s)."),
+        )
+    ]
     change_form_template = "admin/games/game/change_form.html"
 
     def get_queryset(self, request):
@@ -132,21 +143,6 @@ class GameAdmin(ReadOnlyModelAdmin):
     def replay_link(self, game):
         url = reverse("admin:games_game_replay", args=[game.pk])
         return format_html('<a href="{}">{}</a>', url, _("Rejouer la partie main par main"))
-
-    @admin.action(description=gettext_lazy("Annuler la partie"), permissions=["moderate"])
-    def cancel_games(self, request, queryset):
-        return reason_action(
-            self,
-            request,
-            queryset,
-            apply=lambda game, reason, by: services.game_cancel(game=game, by=by, reason=reason),
-            title=_("Annuler la partie"),
-            intro=_(
-                "Les joueurs sont renvoyés au salon à l’instant, avec ce motif ; "
-                "la partie n’aura pas de vainqueur."
-            ),
-            done=_("%(count)d partie(s) annulée(s)."),
-        )
 
     def get_urls(self):
         replay = path(

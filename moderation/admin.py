@@ -67,38 +67,49 @@ class ReasonForm(forms.Form):
     )
 
 
-def reason_action(modeladmin, request, queryset, *, apply, title, intro, done):
-    """An admin action with an intermediate page asking the reason, then `apply(obj, reason,
-    by)` for each selected object. Also reached from an object's page ("Bannir", "Annuler la
-    partie"), which posts the action for that one object."""
-    form = ReasonForm(request.POST if "apply" in request.POST else None)
-    if form.is_valid():
-        count = 0
-        for obj in queryset:
-            try:
-                apply(obj, form.cleaned_data["reason"], request.user)
-            except ModerationError as exc:
-                modeladmin.message_user(request, f"{obj} : {exc.message}", messages.ERROR)
-            else:
-                count += 1
-        if count:
-            modeladmin.message_user(request, done % {"count": count}, messages.SUCCESS)
-        if len(queryset) == 1:
-            opts = modeladmin.model._meta
-            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[queryset[0].pk])
-            return HttpResponseRedirect(url)
+def reason_action(name, *, apply, title, intro, done):
+    """An admin action `name` (moderators only) with an intermediate page asking the reason,
+    then `apply(obj, reason, by)` for each selected object. Also reached from an object's page
+    ("Bannir", "Annuler la partie"), which posts the action for that one object."""
+
+    @admin.action(description=title, permissions=["moderate"])
+    def action(modeladmin, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            return _apply(modeladmin, request, queryset, apply, form.cleaned_data["reason"], done)
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "intro": intro,
+            "objects": list(queryset),
+            "form": form,
+            "action_name": name,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "opts": modeladmin.model._meta,
+        }
+        return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+
+    action.__name__ = name
+    return action
+
+
+def _apply(modeladmin, request, queryset, apply, reason, done):
+    """Apply to each object, report, and go back to the one object's page or the list."""
+    count = 0
+    for obj in queryset:
+        try:
+            apply(obj, reason, request.user)
+        except ModerationError as exc:
+            modeladmin.message_user(request, f"{obj} : {exc.message}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        modeladmin.message_user(request, done % {"count": count}, messages.SUCCESS)
+    if len(queryset) != 1:
         return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "intro": intro,
-        "objects": list(queryset),
-        "form": form,
-        "action_name": request.POST.get("action", ""),
-        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        "opts": modeladmin.model._meta,
-    }
-    return TemplateResponse(request, "admin/moderation/reason_form.html", context)
+    opts = modeladmin.model._meta
+    url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[queryset[0].pk])
+    return HttpResponseRedirect(url)
 
 
 @admin.register(StaffAction)

@@ -108,8 +108,8 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
 def _check_can_ban(user, by) -> None:
     if user.pk == by.pk:
         raise ModerationError(_("Vous ne pouvez pas vous bannir vous-même."))
-    if user.is_superuser and not by.is_superuser:
-        raise ModerationError(_("Seul un superutilisateur peut bannir un superutilisateur."))
+    if user.is_staff and not by.is_superuser:
+        raise ModerationError(_("Seul un superutilisateur peut bannir un membre de l’équipe."))
 
 
 def _clean_reason(reason) -> str:

@@ -93,13 +93,17 @@ def test_ban_needs_a_reason_and_is_not_repeated(bixente, maite):
     assert StaffAction.objects.count() == 1
 
 
-def test_staff_cannot_ban_themselves_nor_a_moderator_a_superuser(maite, mikel):
+def test_nobody_bans_themselves_and_only_a_superuser_bans_staff(maite, mikel, peio):
     with pytest.raises(services.ModerationError):
         services.user_ban(user=maite, by=maite, reason="Oups")
     with pytest.raises(services.ModerationError):
         services.user_ban(user=maite, by=mikel, reason="Coup d’État")
+    with pytest.raises(services.ModerationError, match="superutilisateur"):
+        services.user_ban(user=peio, by=mikel, reason="Collègue")
+    services.user_ban(user=peio, by=maite, reason="Abus de pouvoir")
     maite.refresh_from_db()
-    assert maite.is_active
+    peio.refresh_from_db()
+    assert maite.is_active and not peio.is_active
 
 
 def test_the_intermediate_form_asks_the_reason_first(bixente, maite, login):
