@@ -1,0 +1,115 @@
+"""Moderation over the real WebSocket stack (musweb.asgi.application: origin check, session
+auth, Redis channel layer): a ban closes the user's sockets and refuses new ones; a cancelled
+partie reaches the players' open tables at once, with the reason."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils.html import escape
+
+from games.models import Game
+from moderation import services
+from musweb.asgi import application
+from tests.games.play_helpers import start_game
+from tests.games.test_consumers import ORIGIN, session_cookie
+from tests.moderation.conftest import ban_via_admin, run_action
+
+pytestmark = pytest.mark.django_db(transaction=True)
+KICKED = 4003
+
+
+async def open_socket(path, cookie):
+    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, cookie])
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+async def connected_socket(path, user):
+    communicator, connected = await open_socket(path, await session_cookie(user))
+    assert connected
+    await communicator.receive_from(timeout=3)  # the full render every connect pushes
+    return communicator
+
+
+@database_sync_to_async
+def admin_client(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+async def test_a_banned_user_cannot_open_a_socket_with_an_old_session(bixente, maite):
+    cookie = await session_cookie(bixente)
+    await database_sync_to_async(services.user_ban)(user=bixente, by=maite, reason="Spam")
+    communicator, connected = await open_socket("/ws/salle/", cookie)
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_an_inactive_user_with_a_surviving_session_is_refused_too(bixente):
+    """Verified, not assumed: Channels' AuthMiddlewareStack goes through ModelBackend.get_user,
+    which refuses an inactive user even if the session row is still there."""
+    cookie = await session_cookie(bixente)
+    users = get_user_model().objects.filter(pk=bixente.pk)
+    await database_sync_to_async(users.update)(is_active=False)
+    communicator, connected = await open_socket("/ws/salle/", cookie)
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_ban_closes_every_open_socket_of_the_user(bixente, camille, maite):
+    phone = await connected_socket("/ws/salle/", bixente)
+    laptop = await connected_socket("/ws/salle/", bixente)
+    other = await connected_socket("/ws/salle/", camille)
+    client = await admin_client(maite)
+    await database_sync_to_async(ban_via_admin)(client, bixente, "Insultes")
+    for socket in (phone, laptop):
+        html = await socket.receive_from(timeout=2)
+        assert 'data-redirect="/comptes/connexion/"' in html
+        assert "Insultes" in html
+        assert await socket.receive_output(timeout=2) == {"type": "websocket.close", "code": KICKED}
+    assert await other.receive_nothing(timeout=0.3)  # camille keeps her socket
+    await other.disconnect()
+
+
+async def test_ban_during_a_partie_cancels_it_and_tells_the_others_why(
+    cast, full_table, maite, bixente
+):
+    game = await database_sync_to_async(start_game)(full_table, first_mano=0)
+    path = f"/ws/tables/{full_table.pk}/"
+    others = [await connected_socket(path, user) for user in cast if user != bixente]
+    banned = await connected_socket(path, bixente)
+    client = await admin_client(maite)
+    await database_sync_to_async(ban_via_admin)(client, bixente, "Triche avec un complice")
+
+    for socket in others:
+        html = await socket.receive_from(timeout=2)
+        assert f'data-redirect="/tables/{full_table.pk}/"' in html
+        assert "La partie a été annulée" in html
+        assert escape("bixente a été exclu par la modération (Triche avec un complice)") in html
+        await socket.disconnect()
+    outputs = [await banned.receive_output(timeout=2) for _ in range(3)]
+    assert {"type": "websocket.close", "code": KICKED} in outputs
+    await game.arefresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+
+
+async def test_cancel_from_the_admin_reaches_every_connected_player_at_once(
+    cast, full_table, mikel
+):
+    game = await database_sync_to_async(start_game)(full_table, first_mano=3)
+    path = f"/ws/tables/{full_table.pk}/"
+    sockets = [await connected_socket(path, user) for user in cast]
+    client = await admin_client(mikel)
+    response = await database_sync_to_async(run_action)(
+        client, "admin:games_game_changelist", "cancel_games", game.pk, "Partie truquée"
+    )
+    assert response.status_code == 302
+    for socket in sockets:
+        html = await socket.receive_from(timeout=1)
+        assert f'data-redirect="/tables/{full_table.pk}/"' in html
+        assert "La partie a été annulée" in html
+        assert "Partie truquée" in html
+        await socket.disconnect()
