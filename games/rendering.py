@@ -63,10 +63,7 @@ def table_socket_url(table_id: int) -> str:
 def table_regions(game: Game, seat: int, *, flash: str | None = None, request=None) -> str:
     """Every region of the table for one player, out of band: a POST answer (with `request`)
     or a push (without: htmx sends the CSRF token from <body>'s hx-headers)."""
-    context = table_context(game, seat, flash=flash)
-    if request is None:
-        context["csrf_token"] = "NOTPROVIDED"  # {% csrf_token %} then renders nothing, silently
-    return presentation.render_regions(context, request=request)
+    return presentation.render_regions(table_context(game, seat, flash=flash), request=request)
 
 
 def table_push(game_id: int, user) -> tuple[str, int] | None:

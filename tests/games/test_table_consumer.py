@@ -1,0 +1,219 @@
+"""The live table over a real WebSocket stack (origin check, session auth, Redis channel layer):
+who may connect, what each player receives, and that nobody ever receives another seat's
+cards before the showdown."""
+
+import html
+import statistics
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from games import broadcast, play
+from games.engine import SeededShuffler
+from games.models import Game
+from musweb.asgi import application
+from tests.games.play_helpers import (
+    HTMX,
+    LONG_PLAY,
+    allowed_cards,
+    form_data,
+    leaked_cards,
+    next_move,
+    start_game,
+)
+from tests.games.test_consumers import ORIGIN, session_cookie
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def connect(user, table_id, path="/ws/tables/{}/"):
+    headers = [ORIGIN]
+    if user is not None:
+        headers.append(await session_cookie(user))
+    communicator = WebsocketCommunicator(application, path.format(table_id), headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+async def receive_version(communicator, version, timeout=5):
+    """The next push showing `version` (older ones, if any, are skipped)."""
+    while True:
+        payload = await communicator.receive_from(timeout=timeout)
+        if f'data-version="{version}"' in payload:
+            return payload
+
+
+@pytest.fixture
+def game(full_table):
+    return start_game(full_table, first_mano=0)
+
+
+@database_sync_to_async
+def fresh(game):
+    game.refresh_from_db()
+    return game
+
+
+CLIENTS: dict[int, Client] = {}  # one logged-in client per player (sessions live per test)
+
+
+@database_sync_to_async
+def post_as(user, table_id, data):
+    client = CLIENTS.get(user.pk)
+    if client is None or client.session.get("_auth_user_id") != str(user.pk):
+        client = CLIENTS[user.pk] = Client()
+        client.force_login(user)
+    return client.post(reverse("games:act", args=[table_id]), data, headers=HTMX)
+
+
+def print_latencies(latencies):
+    """A benchmark figure, never asserted on."""
+    ms = sorted(latency * 1000 for latency in latencies)
+    print(
+        f"\nPOST -> 4 sockets updated ({len(ms)} decisions, in-process ASGI, Redis layer): "
+        f"p50 {statistics.median(ms):.1f} ms, p90 {ms[int(len(ms) * 0.9)]:.1f} ms, "
+        f"max {ms[-1]:.1f} ms"
+    )
+
+
+async def test_anonymous_and_outsiders_are_refused(game, make_user):
+    communicator, connected = await connect(None, game.table_id)
+    assert not connected
+    eneko = await database_sync_to_async(make_user)("eneko")
+    communicator, connected = await connect(eneko, game.table_id)
+    assert not connected
+    communicator, connected = await connect(eneko, 999999)
+    assert not connected
+
+
+async def test_connect_sends_a_full_render_of_my_seat_only(game, camille):
+    communicator, connected = await connect(camille, game.table_id)
+    assert connected
+    payload = await communicator.receive_from(timeout=5)
+    assert payload.count('hx-swap-oob="true"') == 8
+    mine = game.state["hand"]["cards"][2]
+    for code in mine:
+        assert f'data-card="{code}"' in payload
+    assert leaked_cards(payload, set(mine)) == set()
+    assert payload.count("card card--back") == 12
+    await communicator.disconnect()
+    again, _ = await connect(camille, game.table_id)  # a reconnect gets it all again
+    assert await again.receive_from(timeout=5) == payload
+    await again.disconnect()
+
+
+async def test_another_players_decision_is_pushed(game, ane, bixente):
+    communicator, _ = await connect(bixente, game.table_id)
+    await receive_version(communicator, 0)
+    response = await post_as(ane, game.table_id, {"version": "0", "type": "mus"})
+    assert response.status_code == 200
+    payload = html.unescape(await receive_version(communicator, 1, timeout=2))
+    assert "ane : Mus" in payload and "À vous de parler." in payload
+    assert leaked_cards(payload, set(game.state["hand"]["cards"][1])) == set()
+    await communicator.disconnect()
+
+
+async def test_a_refused_decision_pushes_nothing(game, bixente, camille):
+    communicator, _ = await connect(camille, game.table_id)
+    await communicator.receive_from(timeout=5)
+    response = await post_as(bixente, game.table_id, {"version": "0", "type": "mus"})
+    assert response.status_code == 422
+    assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+async def test_cancellation_sends_the_players_to_the_salle_with_the_reason(game, cast):
+    sockets = [(await connect(user, game.table_id))[0] for user in cast]
+    for communicator in sockets:
+        await communicator.receive_from(timeout=5)
+    await database_sync_to_async(play.game_finish)(
+        game=game, status="cancelled", reason="dani a quitté la table.", by=None
+    )
+    for communicator in sockets:
+        payload = html.unescape(await communicator.receive_from(timeout=2))
+        assert f'data-redirect="/tables/{game.table_id}/"' in payload
+        assert "La partie a été annulée : dani a quitté la table." in payload
+        await communicator.disconnect()
+
+
+async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(game, ane):
+    table, _ = await connect(ane, game.table_id)
+    salle, _ = await connect(ane, None, path="/ws/salle/")
+    await table.receive_from(timeout=5)
+    await salle.receive_from(timeout=5)
+    await database_sync_to_async(broadcast.user_kicked)(ane.pk, "Compte suspendu.")
+    login = reverse("accounts:login")
+    for communicator in (table, salle):
+        payload = await communicator.receive_from(timeout=2)
+        assert f'data-redirect="{login}"' in payload and "Compte suspendu." in payload
+        assert (await communicator.receive_output(timeout=2)) == {
+            "type": "websocket.close",
+            "code": 4003,
+        }
+
+
+async def play_and_watch(game, cast, rng, *, actions, weights=None):
+    """Random legal decisions posted by the players (test Clients) while the four sockets are
+    connected; after each, every socket's push for the new version is awaited. Returns every
+    payload each seat received (pushes and its own POST answers) with the cards it may see,
+    and the POST -> four sockets latencies."""
+    sockets = []
+    seen = {seat: [] for seat in range(4)}
+    for seat, user in enumerate(cast):
+        communicator, connected = await connect(user, game.table_id)
+        assert connected
+        payload = await communicator.receive_from(timeout=5)
+        seen[seat].append((payload, allowed_cards(game.state, seat)))
+        sockets.append(communicator)
+    latencies = []
+    for _ in range(actions):
+        if game.status != Game.Status.PLAYING:
+            break
+        seat, action = next_move(game, rng, weights)
+        started = time.monotonic()
+        response = await post_as(cast[seat], game.table_id, form_data(game.version, action))
+        assert response.status_code == 200
+        game = await fresh(game)
+        version = game.state["version"]
+        pushed = [await receive_version(c, version) for c in sockets]
+        latencies.append(time.monotonic() - started)
+        seen[seat].append((response.content.decode(), allowed_cards(game.state, seat)))
+        for other, payload in enumerate(pushed):
+            seen[other].append((payload, allowed_cards(game.state, other)))
+    for communicator in sockets:
+        await communicator.disconnect()
+    return game, seen, latencies
+
+
+@pytest.mark.parametrize(("seed", "weights"), [(21, LONG_PLAY), (4, None), (5, None)])
+async def test_no_payload_ever_holds_another_seats_cards(full_table, cast, seed, weights):
+    """LONG_PLAY: about six hands of passes and many mus rounds; default weights: bets, votes,
+    órdagos, to the end of the partie (the decks come from secrets: every run differs)."""
+    game = await database_sync_to_async(start_game)(full_table, first_mano=seed % 4)
+    rng = SeededShuffler(seed)
+    game, seen, latencies = await play_and_watch(game, cast, rng, actions=150, weights=weights)
+    print_latencies(latencies)
+    for seat, payloads in seen.items():
+        for payload, allowed in payloads:
+            assert leaked_cards(html.unescape(payload), allowed) == set(), (seat, payload)
+    if weights is LONG_PLAY:
+        assert game.state["hand_number"] >= 3 and len(seen[0]) > 100
+        assert any(len(allowed) == 16 for _, allowed in seen[0])  # showdowns were scanned too
+
+
+async def test_the_partie_over_screen_reaches_all_four_with_the_same_totals(full_table, cast):
+    game = await database_sync_to_async(start_game)(full_table, first_mano=1)
+    game, seen, latencies = await play_and_watch(game, cast, SeededShuffler(9), actions=3000)
+    assert game.status == Game.Status.FINISHED
+    scores = game.state["scores"]
+    for seat in range(4):
+        final = html.unescape(seen[seat][-1][0])
+        mine, theirs = scores[seat % 2], scores[1 - seat % 2]
+        assert f"Score final : Nous {mine} · Eux {theirs}" in final
+        won = game.winning_team == seat % 2
+        assert ("Vous avez gagné la partie !" in final) == won
+    print_latencies(latencies)
