@@ -3,13 +3,24 @@
 - ``maite``: a superuser.
 - ``mikel``: staff, not a superuser, holding only ``moderation.can_moderate`` (a moderator).
 - ``peio``: staff with no permission at all.
-``admin_post(client, url, data)`` posts and returns the response; ``ban_via_admin(client,
-user, reason)`` runs the changelist action "Bannir" with its intermediate form.
+``run_action(client, changelist, action, pk, reason)`` posts an admin action for one object
+(with ``reason``, its intermediate form too); ``ban_via_admin(client, user, reason)`` runs
+"Bannir" that way. Every test gets a fresh channel layer (see ``fresh_channel_layer``).
 """
 
 import pytest
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from django.contrib.auth.models import Permission
 from django.urls import reverse
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel-layer instance per test: the cached one keeps asyncio locks bound to the
+    event loop of an earlier async test, which a test that ended mid-receive can leave held."""
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
+    yield
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
 @pytest.fixture
