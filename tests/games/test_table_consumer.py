@@ -154,6 +154,7 @@ async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(game, ane):
             "type": "websocket.close",
             "code": 4003,
         }
+        await communicator.disconnect()
 
 
 async def play_and_watch(game, cast, rng, *, actions, weights=None):
