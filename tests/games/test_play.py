@@ -34,6 +34,20 @@ def play_random(game, rng, *, actions, weights=None):
     return game
 
 
+def replayed(game) -> dict:
+    """The state rebuilt by the engine from the stored decks and the "play" rows of the log,
+    whose seq runs 1..state version."""
+    plays = list(GameAction.objects.filter(game=game, kind="play").order_by("seq"))
+    assert [r.seq for r in plays] == list(range(1, game.state["version"] + 1))
+    return engine.replay(
+        kings=game.kings,
+        first_mano=game.state["first_mano"],
+        decks=game.state["decks"],
+        reshuffles=game.state["reshuffles"],
+        actions=[[r.seat, r.payload] for r in plays],
+    )
+
+
 def snapshot(game):
     game.refresh_from_db()
     return game.state, game.version, game.status, GameAction.objects.filter(game=game).count()
@@ -143,16 +157,8 @@ def test_a_whole_partie_ends_with_results_and_replays_exactly(full_table, cast):
     rows = list(GameAction.objects.filter(game=game).order_by("seq"))
     assert [r.seq for r in rows] == list(range(1, game.version + 1))
     assert [r.kind for r in rows[-1:]] == ["end"] and rows[-1].payload["status"] == "finished"
-    plays = [r for r in rows if r.kind == "play"]
-    assert plays[-1].seq == game.state["version"] == game.version - 1
-    rebuilt = engine.replay(
-        kings=game.kings,
-        first_mano=game.state["first_mano"],
-        decks=game.state["decks"],
-        reshuffles=game.state["reshuffles"],
-        actions=[[r.seat, r.payload] for r in plays],
-    )
-    assert rebuilt == game.state
+    assert rows[-2].seq == game.state["version"] == game.version - 1
+    assert replayed(game) == game.state
 
 
 def test_replay_invariant_holds_mid_partie(full_table):
@@ -163,16 +169,7 @@ def test_replay_invariant_holds_mid_partie(full_table):
         game = play_random(game, rng, actions=10, weights=weights)
     assert game.state["reshuffles"]
     game = play_random(game, rng, actions=5, weights=weights)
-    plays = GameAction.objects.filter(game=game, kind="play").order_by("seq")
-    assert [r.seq for r in plays] == list(range(1, game.state["version"] + 1))
-    rebuilt = engine.replay(
-        kings=game.kings,
-        first_mano=game.state["first_mano"],
-        decks=game.state["decks"],
-        reshuffles=game.state["reshuffles"],
-        actions=[[r.seat, r.payload] for r in plays],
-    )
-    assert rebuilt == game.state
+    assert replayed(game) == game.state
 
 
 def test_the_log_is_append_only_in_the_database(full_table):
