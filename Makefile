@@ -12,7 +12,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12; do \
 	  echo "$$HOME/.pyenv/versions/$$v/bin/python3"; exit; \
 	done)
 
-.PHONY: run test install services db lint bench-engine
+.PHONY: run test install services db lint bench-engine bench
 
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (python3.13/python3.12 or pyenv); none found." >&2; exit 1; fi
@@ -46,3 +46,8 @@ lint: install
 
 bench-engine: install
 	$(PY) -m games.engine bench
+
+# Benchmarks of the real stack (issue 7): own database, own Redis, own ports; QUICK=1 for a short run.
+bench: db
+	$(PY) -m pip install --quiet -e '.[dev,bench]' -c constraints.txt
+	$(PY) -m bench $(if $(QUICK),--quick,)

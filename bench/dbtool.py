@@ -1,0 +1,60 @@
+"""Database side of the bench, run as a subprocess with bench.settings (the harness itself stays
+free of Django):
+
+    python -m bench.dbtool users N PASSWORD   create bench0000..bench{N-1} (pre-hashed password)
+    python -m bench.dbtool games              one JSON line: every game's state summary
+"""
+
+import json
+import sys
+
+import django
+
+
+def create_users(count: int, password: str) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+
+    user_model = get_user_model()
+    encoded = make_password(password)  # hashed once, shared by every bench user
+    user_model.objects.bulk_create(
+        [user_model(username=f"bench{i:04d}", password=encoded) for i in range(count)],
+        batch_size=500,
+    )
+
+
+def games_summary() -> dict:
+    """Per game: table, status, version, the log's PLAY rows and their seqs (duplicates and
+    gaps are what "no action applied twice / no state lost" checks), the state's own version."""
+    from django.db.models import Count, Max, Min
+
+    from games.models import Game, GameAction
+
+    out = {}
+    for game in Game.objects.all():
+        log = GameAction.objects.filter(game=game).aggregate(
+            n=Count("id"), plays=Count("id", filter=django.db.models.Q(kind="play")),
+            lo=Min("seq"), hi=Max("seq"), distinct=Count("seq", distinct=True),
+        )  # fmt: skip
+        out[game.table_id] = {
+            "game": game.pk,
+            "status": game.status,
+            "version": game.version,
+            "state_version": game.state.get("version"),
+            **log,
+        }
+    return out
+
+
+def main(argv: list[str]) -> None:
+    django.setup()
+    if argv[0] == "users":
+        create_users(int(argv[1]), argv[2])
+    elif argv[0] == "games":
+        print(json.dumps(games_summary()))
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

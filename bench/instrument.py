@@ -1,0 +1,118 @@
+"""Bench-only counters inside the web, worker and beat processes (bench.settings loads them).
+
+Counted per "context": ``http`` (inside a request: the decision POST, the pages) or ``ws``
+(everything else in a web process: consumers' renders on connect and on push):
+- ``queries`` / ``query_s``: SQL statements through Django's cursor, and their time;
+- ``renders`` / ``render_s``: templates rendered through the Django backend (each
+  ``render_to_string("games/table.html#region")`` counts one), and their time;
+- ``db_connects`` / ``db_connect_s``: new PostgreSQL connections, and the time to open them;
+- ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (await time);
+- ``pushes`` / ``push_s``: table renders for a socket (games.rendering.table_push);
+- ``requests`` / ``request_s``: HTTP requests and their time in the Django stack.
+
+GET /__bench__/counters answers them as JSON (with the pid); POST /__bench__/reset zeroes them.
+"""
+
+import contextvars
+import functools
+import json
+import os
+import threading
+import time
+from collections import defaultdict
+
+from django.apps import AppConfig
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.http import HttpResponse
+
+_context = contextvars.ContextVar("bench_context", default="ws")
+_lock = threading.Lock()
+COUNTERS: defaultdict[str, float] = defaultdict(float)
+
+
+def add(name: str, seconds: float | None = None) -> None:
+    key = f"{name}.{_context.get()}"
+    with _lock:
+        COUNTERS[key] += 1
+        if seconds is not None:
+            COUNTERS[key + "_s"] += seconds
+
+
+class BenchPasswordHasher(PBKDF2PasswordHasher):
+    """PBKDF2-SHA256 at 1,000 iterations: bench users only (never in musweb.settings)."""
+
+    iterations = 1_000
+
+
+def _timed_sync(name, function):
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            add(name, time.perf_counter() - start)
+
+    return wrapper
+
+
+def _timed_async(name, function):
+    @functools.wraps(function)
+    async def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return await function(*args, **kwargs)
+        finally:
+            add(name, time.perf_counter() - start)
+
+    return wrapper
+
+
+def install() -> None:
+    from channels_redis.core import RedisChannelLayer
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+    from django.template.backends.django import Template
+
+    from games import rendering
+
+    CursorWrapper.execute = _timed_sync("queries", CursorWrapper.execute)
+    CursorWrapper.executemany = _timed_sync("queries", CursorWrapper.executemany)
+    BaseDatabaseWrapper.connect = _timed_sync("db_connects", BaseDatabaseWrapper.connect)
+    Template.render = _timed_sync("renders", Template.render)
+    RedisChannelLayer.group_send = _timed_async("group_send", RedisChannelLayer.group_send)
+    RedisChannelLayer.send = _timed_async("layer_send", RedisChannelLayer.send)
+    rendering.table_push = _timed_sync("pushes", rendering.table_push)
+
+
+class BenchConfig(AppConfig):
+    name = "bench"
+    label = "bench"
+    verbose_name = "Bench counters"
+
+    def ready(self):
+        install()
+
+
+class BenchMiddleware:
+    """First in the stack: marks the request's context "http", times it, serves the counters."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path == "/__bench__/counters":
+            with _lock:
+                body = dict(COUNTERS, pid=os.getpid())
+            return HttpResponse(json.dumps(body), content_type="application/json")
+        if request.path == "/__bench__/reset":
+            with _lock:
+                COUNTERS.clear()
+            return HttpResponse("ok")
+        token = _context.set("http")
+        start = time.perf_counter()
+        try:
+            return self.get_response(request)
+        finally:
+            add("requests", time.perf_counter() - start)
+            _context.reset(token)

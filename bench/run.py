@@ -1,0 +1,374 @@
+"""`make bench` (`python -m bench`, QUICK=1 for a short run): start the stack, sit the bench
+players down through the site, run the scenarios of issue 7, print a table and, last, one JSON
+line. Everything it starts is stopped at the end, Ctrl-C included."""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.players import PASSWORD, Player, Stats, Table, percentiles
+from bench.stack import ROOT, VENV_BIN, Stack, free_port
+
+FULL = {
+    "tables": 250,  # 1,000 players: the idle-memory scenario
+    "levels": (10, 50, 100, 200),
+    "period": 2.0,  # one decision per table every 2 s
+    "warmup": 4.0,
+    "duration": 20.0,
+    "rates": (10, 20, 30, 40, 50, 60, 80),  # the capacity search, actions/s
+    "step": 12.0,
+    "split_tables": 50,
+}
+QUICK = {
+    "tables": 60,
+    "levels": (10, 50),
+    "period": 2.0,
+    "warmup": 3.0,
+    "duration": 8.0,
+    "rates": (10, 20, 30, 40),
+    "step": 8.0,
+    "split_tables": 20,
+}
+PROCESSES = ("web", "web2", "worker", "beat", "redis")
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def machine_busy() -> tuple[float, float]:
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
+
+
+class Bench:
+    def __init__(self, stack: Stack, config: dict):
+        self.stack = stack
+        self.config = config
+        self.rng = random.Random(7)
+        self.players: list[Player] = []
+        self.tables: list[Table] = []
+        self.results: dict = {"latency_ms": {}, "capacity": {}, "memory": {}, "per_action": {}}
+
+    # ------------------------------------------------------------ helpers
+    def base(self, port: int) -> str:
+        return f"http://127.0.0.1:{port}"
+
+    async def counters(self, port: int) -> dict:
+        async with httpx.AsyncClient() as client:
+            return (await client.get(self.base(port) + "/__bench__/counters")).json()
+
+    async def reset(self, port: int) -> None:
+        async with httpx.AsyncClient() as client:
+            await client.get(self.base(port) + "/__bench__/reset")
+
+    def cpu_snapshot(self) -> dict:
+        snap = {name: self.stack.cpu(name) for name in PROCESSES if name in self.stack.procs}
+        snap["harness"] = sum(os.times()[:2])
+        snap["_machine"] = machine_busy()
+        snap["_t"] = time.monotonic()
+        return snap
+
+    @staticmethod
+    def cpu_delta(before: dict, after: dict) -> dict:
+        wall = after["_t"] - before["_t"]
+        out = {
+            name: round(100 * (after[name] - before[name]) / wall, 1)
+            for name in after
+            if not name.startswith("_") and name in before
+        }
+        busy = after["_machine"][0] - before["_machine"][0]
+        total = after["_machine"][1] - before["_machine"][1]
+        out["machine_busy_pct_of_all_cores"] = round(100 * busy / max(total, 1), 1)
+        return out
+
+    async def gather_limited(self, coroutines, limit: int):
+        semaphore = asyncio.Semaphore(limit)
+
+        async def one(coroutine):
+            async with semaphore:
+                return await coroutine
+
+        return await asyncio.gather(*(one(c) for c in coroutines))
+
+    # ------------------------------------------------------------ setup
+    async def setup(self, port: int) -> None:
+        count = self.config["tables"] * 4
+        started = time.monotonic()
+        subprocess.run(
+            [str(VENV_BIN / "python"), "-m", "bench.dbtool", "users", str(count), PASSWORD],
+            cwd=ROOT,
+            env=self.stack.env,
+            check=True,
+        )
+        self.players = [Player(f"bench{i:04d}", self.base(port)) for i in range(count)]
+        await self.gather_limited((p.login() for p in self.players), 16)
+        logged = time.monotonic()
+        self.tables = [Table(self.players[i : i + 4], random.Random(i)) for i in range(0, count, 4)]
+        await self.gather_limited((t.sit_down() for t in self.tables), 8)
+        done = time.monotonic()
+        self.results["setup"] = {
+            "players": count,
+            "login_s": round(logged - started, 1),
+            "tables_through_salle_s": round(done - logged, 1),
+        }
+        log(f"setup: {count} logins in {logged - started:.1f} s, tables in {done - logged:.1f} s")
+
+    def rebase(self, port: int, port2: int | None = None) -> None:
+        for player in self.players:
+            seat = int(player.username[5:]) % 4
+            player.rebase(self.base(port2 if port2 is not None and seat >= 2 else port))
+
+    async def connect(self, tables: list[Table]) -> float:
+        started = time.monotonic()
+        await self.gather_limited((t.connect() for t in tables), 25)
+        return time.monotonic() - started
+
+    async def disconnect_all(self) -> None:
+        await asyncio.gather(*(t.disconnect() for t in self.tables))
+
+    async def steady(self, tables: list[Table], period: float, duration: float) -> dict:
+        stats = Stats()
+        start = time.monotonic() + 0.5
+        end = start + self.config["warmup"] + duration
+        record_from = start + self.config["warmup"]
+        plays = [
+            t.play(stats, start + period * i / len(tables), period, end, record_from)
+            for i, t in enumerate(tables)
+        ]
+        runner = asyncio.gather(*plays)
+        await asyncio.sleep(max(0, record_from - time.monotonic()))
+        before = self.cpu_snapshot()
+        await asyncio.sleep(max(0, end - time.monotonic()))
+        after = self.cpu_snapshot()
+        await runner
+        recorded = len(stats.latency)
+        return {
+            "tables": len(tables),
+            "offered_per_s": round(len(tables) / period, 1),
+            "done_per_s": round(recorded / duration, 1),
+            "latency": percentiles(stats.latency),
+            "service": percentiles(stats.service),
+            "post": percentiles(stats.post),
+            "statuses": stats.statuses,
+            "missed": stats.missed,
+            "missed_detail": stats.missed_detail[:10],
+            "finished": stats.finished,
+            "actions": stats.actions,
+            "cpu_pct": self.cpu_delta(before, after),
+        }
+
+    # ------------------------------------------------------------ the scenarios
+    async def per_server(self, server: str) -> None:
+        port = free_port()
+        self.stack.start_web("web", server, port)
+        self.rebase(port)
+        config = self.config
+        if not self.players:
+            await self.setup(port)
+        warm = self.tables[:1]
+        await self.connect(warm)
+        await self.steady(warm, 0.2, 3.0)  # warm the templates and the code paths
+        base_rss = self.stack.rss("web")
+        idle_players = (len(self.tables) - 1) * 4
+        connect_s = await self.connect(self.tables[1:])
+        await asyncio.sleep(3)
+        rss = self.stack.rss("web")
+        per_player = (rss - base_rss) / idle_players
+        self.results["memory"][server] = {
+            "players": idle_players + 4,
+            "rss_before_kb": base_rss,
+            "rss_after_kb": rss,
+            "kb_per_player": round(per_player, 1),
+            "connect_all_s": round(connect_s, 1),
+        }
+        log(f"{server}: {idle_players} sockets in {connect_s:.1f} s, {per_player:.1f} kB each")
+
+        levels = {}
+        for count in config["levels"]:
+            await self.reset(port)
+            result = await self.steady(self.tables[:count], config["period"], config["duration"])
+            counters = await self.counters(port)
+            result["counters"] = per_action(counters, result["actions"])
+            levels[count] = result
+            log(f"{server} {count} tables: {result['latency']} done {result['done_per_s']}/s")
+        self.results["latency_ms"][server] = levels
+
+        best = None
+        steps = []
+        for rate in config["rates"]:
+            period = len(self.tables) / rate
+            result = await self.steady(self.tables, period, config["step"])
+            steps.append(result)
+            log(f"{server} {rate}/s: {result['latency']} done {result['done_per_s']}/s")
+            if result["latency"]["p95"] is None or result["latency"]["p95"] >= 100:
+                break
+            best = result
+        self.results["capacity"][server] = {"best": best, "steps": steps}
+        await self.disconnect_all()
+        self.stack.stop("web")
+
+    async def split(self, server: str) -> None:
+        """Two web processes sharing the channel layer; seats 0-1 on one, 2-3 on the other."""
+        port, port2 = free_port(), free_port()
+        self.stack.start_web("web", server, port)
+        self.stack.start_web("web2", server, port2)
+        self.rebase(port, port2)
+        tables = self.tables[: self.config["split_tables"]]
+        await self.connect(tables)
+        for table in tables:  # one POST per process first, so each has warmed up
+            for player in table.players:
+                await player.open_table(table.table_id)
+        result = await self.steady(tables, self.config["period"], self.config["duration"])
+        result["every_update_reached_everyone"] = result["missed"] == 0
+        self.results["two_processes"] = {"server": server, **result}
+        log(f"two {server} processes: {result['latency']} missed {result['missed']}")
+        await asyncio.gather(*(t.disconnect() for t in tables))
+        self.stack.stop("web2")
+        self.stack.stop("web")
+
+
+def per_action(counters: dict, actions: int) -> dict:
+    """Counters of one web process over a level, divided by the decisions applied."""
+    if not actions:
+        return {}
+    out = {}
+    for key, value in sorted(counters.items()):
+        if key == "pid":
+            continue
+        out[key] = round(value / actions * (1000 if key.endswith("_s") else 1), 2)
+    return out  # *_s keys are milliseconds per action
+
+
+def print_table(results: dict) -> None:
+    print()
+    print("Barajamos bench (2 cores shared with other work: figures are noisy)")
+    head = f"{'server':8} {'tables':>6} {'offered/s':>9} {'done/s':>7} {'p50':>7} {'p95':>7} "
+    print(head + f"{'p99':>7} {'max':>8} {'svc p95':>8} {'missed':>6} {'web cpu%':>8}")
+    for server, levels in results["latency_ms"].items():
+        for count, r in levels.items():
+            lat, svc = r["latency"], r["service"]
+            print(
+                f"{server:8} {count:>6} {r['offered_per_s']:>9} {r['done_per_s']:>7} "
+                f"{lat['p50']!s:>7} {lat['p95']!s:>7} {lat['p99']!s:>7} {lat['max']!s:>8} "
+                f"{svc['p95']!s:>8} {r['missed']:>6} {r['cpu_pct'].get('web', 0):>8}"
+            )
+    for server, cap in results["capacity"].items():
+        best = cap["best"]
+        if best:
+            print(
+                f"{server}: max {best['done_per_s']} actions/s with p95 {best['latency']['p95']} ms"
+                f" (cpu% {best['cpu_pct']})"
+            )
+        else:
+            print(f"{server}: p95 above 100 ms already at the lowest rate")
+    for server, mem in results["memory"].items():
+        print(f"{server}: {mem['players']} idle players: {mem['kb_per_player']} kB RSS each")
+    for server, levels in results["latency_ms"].items():
+        counters = levels[min(levels, key=lambda c: abs(c - 50))]["counters"]
+        keys = ("queries", "renders", "db_connects", "pushes", "group_send", "requests")
+        shown = {k: v for k, v in counters.items() if k.split(".")[0] in keys}
+        print(f"{server} per action: {shown}")
+    if "two_processes" in results:
+        r = results["two_processes"]
+        print(
+            f"two {r['server']} processes, {r['tables']} tables: p95 {r['latency']['p95']} ms,"
+            f" missed {r['missed']}, every update reached everyone: "
+            f"{r['every_update_reached_everyone']}"
+        )
+
+
+def summary(results: dict) -> dict:
+    latency = {
+        server: {str(c): r["latency"] for c, r in levels.items()}
+        for server, levels in results["latency_ms"].items()
+    }
+    capacity = {
+        s: (c["best"]["done_per_s"] if c["best"] else 0) for s, c in results["capacity"].items()
+    }
+    best_server = max(capacity, key=capacity.get) if capacity else None
+    first = next(iter(results["latency_ms"].values()), {})
+    mid = first[min(first, key=lambda c: abs(c - 50))]["counters"] if first else {}
+    return {
+        "latency_ms": latency,
+        "max_actions_per_s": capacity,
+        "cpu_pct_at_max": {
+            s: c["best"]["cpu_pct"] if c["best"] else None for s, c in results["capacity"].items()
+        },
+        "rss_kb_per_player": {s: m["kb_per_player"] for s, m in results["memory"].items()},
+        "queries_per_action": round(mid.get("queries.http", 0) + mid.get("queries.ws", 0), 2),
+        "renders_per_action": round(mid.get("renders.http", 0) + mid.get("renders.ws", 0), 2),
+        "db_connects_per_action": round(
+            mid.get("db_connects.http", 0) + mid.get("db_connects.ws", 0), 2
+        ),
+        "two_processes": {
+            k: results["two_processes"][k]
+            for k in ("tables", "latency", "missed", "every_update_reached_everyone")
+        }
+        if "two_processes" in results
+        else None,
+        "faults": results.get("faults"),
+        "better_server": best_server,
+        "setup": results.get("setup"),
+    }
+
+
+async def main_async(args, stack: Stack) -> dict:
+    config = QUICK if args.quick else FULL
+    bench = Bench(stack, config)
+    log("database and Redis")
+    stack.start_redis()
+    stack.prepare_database()
+    stack.start_celery()
+    for server in args.servers:
+        await bench.per_server(server)
+    await bench.split(args.servers[0])
+    if not args.no_faults:
+        from bench import faults
+
+        await faults.run(bench)
+    for player in bench.players:
+        await player.http.aclose()
+    return bench.results
+
+
+def _interrupt(*_):
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--quick", action="store_true", default=os.environ.get("QUICK") == "1")
+    parser.add_argument("--servers", nargs="+", default=["daphne", "uvicorn"])
+    parser.add_argument("--no-faults", action="store_true")
+    parser.add_argument("--keep-db", action="store_true")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="barajamos-bench-"))
+    stack = Stack(workdir)
+    signal.signal(signal.SIGTERM, _interrupt)
+    started = time.monotonic()
+    try:
+        results = asyncio.run(main_async(args, stack))
+    finally:
+        stack.stop_all()
+        if not args.keep_db:
+            stack.drop_database()
+        log(f"stopped everything; logs in {workdir}; {time.monotonic() - started:.0f} s")
+    (workdir / "results.json").write_text(json.dumps(results, indent=1))
+    print_table(results)
+    print(json.dumps(summary(results)))
+
+
+if __name__ == "__main__":
+    main()
