@@ -34,6 +34,17 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """A new channel-layer instance per test: the cached one keeps asyncio locks bound to the
+    event loop of an earlier async test (pytest-asyncio gives each test its own loop)."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
+    yield
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """One test database per run (test_barajamos_<pid>, dropped at the end), so two `make test`

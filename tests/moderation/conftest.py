@@ -5,22 +5,12 @@
 - ``peio``: staff with no permission at all.
 ``run_action(client, changelist, action, pk, reason)`` posts an admin action for one object
 (with ``reason``, its intermediate form too); ``ban_via_admin(client, user, reason)`` runs
-"Bannir" that way. Every test gets a fresh channel layer (see ``fresh_channel_layer``).
+"Bannir" that way.
 """
 
 import pytest
-from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from django.contrib.auth.models import Permission
 from django.urls import reverse
-
-
-@pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """A new channel-layer instance per test: the cached one keeps asyncio locks bound to the
-    event loop of an earlier async test, which a test that ended mid-receive can leave held."""
-    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
-    yield
-    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
 @pytest.fixture
