@@ -337,7 +337,11 @@ async def main_async(args, stack: Stack) -> dict:
     if not args.no_faults:
         from bench import faults
 
-        await faults.run(bench)
+        try:
+            await faults.run(bench)
+        except Exception as error:  # reported, so the figures above still print
+            bench.results["faults"] = {"ok": False, "error": repr(error)[:300]}
+            log(f"faults scenario failed: {error!r}")
     for player in bench.players:
         await player.http.aclose()
     return bench.results
