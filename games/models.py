@@ -31,6 +31,9 @@ class Table(models.Model):
     )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+    # The last time one of its seated players had the salle open (see SalleConsumer): an open
+    # table nobody has looked at for OPEN_TABLE_IDLE_MINUTES is closed by the sweep.
+    last_seen = models.DateTimeField(default=timezone.now)
 
     class Meta:
         verbose_name = _("table")
@@ -46,7 +49,10 @@ class Table(models.Model):
                 fields=["-created"],
                 condition=Q(status__in=["open", "playing"]),
                 name="table_active_idx",
-            )
+            ),
+            models.Index(
+                fields=["last_seen"], condition=Q(status="open"), name="table_open_seen_idx"
+            ),
         ]
 
     def __str__(self):
@@ -144,7 +150,13 @@ class Game(models.Model):
 
 
 class GameSeat(models.Model):
-    """One player's seat in one game, and the result stored for that player."""
+    """One player's seat in one game, and the result stored for that player.
+
+    Presence (games.presence): the seat's open sockets are its SeatConnection rows. When the
+    last one goes, the seat is away: `away_since` and `deadline` (away_since + the grace) are
+    set, and the game is cancelled at the deadline unless the player comes back first. Every
+    (re)connection bumps `presence_epoch`, so a check scheduled for an earlier absence (same
+    seat, older epoch) knows it is stale."""
 
     class Result(models.TextChoices):
         WON = "won", _("gagnée")
@@ -160,6 +172,9 @@ class GameSeat(models.Model):
     result = models.CharField(  # noqa: DJ001
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
+    presence_epoch = models.PositiveIntegerField(default=0)
+    away_since = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("place en partie")
@@ -169,6 +184,14 @@ class GameSeat(models.Model):
             models.UniqueConstraint(fields=["game", "user"], name="gameseat_unique_user"),
             models.CheckConstraint(condition=Q(number__lt=SEAT_COUNT), name="gameseat_number_0_3"),
         ]
+        indexes = [
+            # The sweep looks for passed deadlines: only the few away seats are indexed.
+            models.Index(
+                fields=["deadline"],
+                condition=Q(deadline__isnull=False),
+                name="gameseat_deadline_idx",
+            )
+        ]
 
     def __str__(self):
         return f"{self.user} à la place {self.number} de la partie {self.game_id}"
@@ -176,6 +199,22 @@ class GameSeat(models.Model):
     @property
     def team(self) -> int:
         return self.number % 2
+
+
+class SeatConnection(models.Model):
+    """One open table socket of a seated player (any tab, any device): inserted on connect,
+    deleted on disconnect, or by the sweep once silent (no heartbeat) for HEARTBEAT_LIMIT."""
+
+    game_seat = models.ForeignKey(GameSeat, on_delete=models.CASCADE, related_name="connections")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("connexion")
+
+    def __str__(self):
+        return f"Connexion {self.channel_name} ({self.game_seat})"
 
 
 class GameAction(models.Model):

@@ -1,7 +1,8 @@
 """Barajamos settings, read from the environment with defaults that work on a dev machine.
 
 Environment: DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS (comma separated),
-CSRF_TRUSTED_ORIGINS (comma separated), SECURE (1 behind HTTPS: secure cookies, HSTS, redirect).
+CSRF_TRUSTED_ORIGINS (comma separated), SECURE (1 behind HTTPS: secure cookies, HSTS, redirect);
+CELERY_BROKER_URL, CELERY_QUEUE; the presence durations below (SEAT_GRACE_SECONDS, ...).
 """
 
 import os
@@ -163,7 +164,27 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+# One queue for everything; tests give each run its own (CELERY_QUEUE) on the shared Redis.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+
+# Presence and abandonment (games.presence, games.tasks), all overridable from the environment
+# (tests use short ones). A seat whose last table socket closes is kept SEAT_GRACE_SECONDS; a
+# socket silent (no heartbeat) past HEARTBEAT_LIMIT_SECONDS counts as closed; the page sends a
+# heartbeat every HEARTBEAT_SECONDS. The beat sweep runs every SWEEP_SECONDS.
+SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "60"))
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
+HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
+OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-abandoned": {
+        "task": "games.tasks.sweep_abandoned",
+        "schedule": SWEEP_SECONDS,
+        # A sweep queued while no worker ran is worthless later: the next one does the job.
+        "options": {"expires": SWEEP_SECONDS},
+    }
+}
 
 LOGGING = {
     "version": 1,
