@@ -4,7 +4,8 @@ a payload.
 
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
-- ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason}.
+- ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason};
+  "game.presence" {game_id} -- a seat went away or came back (the version did not change).
 - ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003).
 """
 
@@ -43,6 +44,12 @@ def game_ended(game_id: int, *, status: str, reason: str) -> None:
     """The game finished (its sockets render the partie-over screen) or was cancelled (its
     sockets send their players to the salle, with `reason`)."""
     event = {"type": "game.ended", "game_id": game_id, "status": status, "reason": reason}
+    transaction.on_commit(lambda: _send(game_group(game_id), event))
+
+
+def presence_changed(game_id: int) -> None:
+    """A seat of the game went away or came back: each socket re-renders (the countdown)."""
+    event = {"type": "game.presence", "game_id": game_id}
     transaction.on_commit(lambda: _send(game_group(game_id), event))
 
 

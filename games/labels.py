@@ -92,6 +92,9 @@ ACTION_LABELS: dict[str, str] = {
 STALE_VERSION = "La table a changé : voici la situation à jour."
 NOT_SEATED = "Vous n'êtes pas assis à cette table."
 GENERIC_ILLEGAL = "Cette action n'est pas possible maintenant."
+#: Reasons of the cancellations by the sweep (games.presence), in the log and shown to players.
+ABANDONED = "%(name)s n'est pas revenu à temps."
+IDLE_GAME = "personne n'a joué pendant %(minutes)s minutes."
 
 #: A French message for every IllegalAction code of the engine (games.engine.ILLEGAL_CODES).
 #: Synonyms are listed so that the table never shows English whatever name the engine picks.

@@ -3,8 +3,12 @@ transaction that first locks the table row (`select_for_update`), so two players
 table are served one after the other. Lock order, to stay deadlock-free: the table row, then the
 user row (then, in games.play, the game row)."""
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast, play
@@ -91,6 +95,30 @@ def table_start(*, user, table_id: int, decks=None, first_mano: int | None = Non
         table.save(update_fields=["status", "updated"])
         play.game_create(table=table, decks=decks, first_mano=first_mano)
         broadcast.salle_changed(started_table_id=table.pk)
+    return table
+
+
+def tables_seen_by(user, *, now=None) -> int:
+    """The user has the salle open: the open table where they sit is being looked at (one
+    UPDATE, by SalleConsumer on connect, heartbeat and disconnect)."""
+    now = now or timezone.now()
+    seated = Seat.objects.filter(user_id=user.pk, active=True).values("table_id")
+    return Table.objects.filter(pk__in=seated, status=Table.Status.OPEN).update(last_seen=now)
+
+
+def table_close_if_idle(*, table_id: int, now=None) -> Table | None:
+    """Close an open table none of whose players has had the salle open for
+    OPEN_TABLE_IDLE_MINUTES: its seats are freed. Idempotent; None if nothing was done."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        limit = now - timedelta(minutes=settings.OPEN_TABLE_IDLE_MINUTES)
+        if table is None or table.status != Table.Status.OPEN or table.last_seen > limit:
+            return None
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status", "updated"])
+        Seat.objects.filter(table=table).update(active=False)
+        broadcast.salle_changed()
     return table
 
 
