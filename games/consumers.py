@@ -1,21 +1,37 @@
-"""WebSocket consumers: thin. Authenticate, join the groups, render on "changed".
+"""WebSocket consumers: thin. Authenticate, join the groups, track presence, render on
+"changed".
 
 Every consumer also joins its user's group (``user-<id>``): a "user.kicked" event pushes a
-redirect to the login page and closes the socket with code 4003."""
+redirect to the login page and closes the socket with code 4003.
+
+The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
+socket refreshes its SeatConnection, the salle socket its player's open table (games.presence,
+games.services.tables_seen_by). Anything else sent up the socket is ignored: writes go over
+HTTP."""
+
+import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import rendering, selectors
+from games import presence, rendering, selectors, services
 from games.broadcast import SALLE_GROUP, game_group, user_group
 
 KICKED_CLOSE_CODE = 4003
 
 
 def _render(function):
-    """Run a rendering function off the shared sync thread, so many sockets render side by
-    side (each opens its own database connection)."""
+    """Run a rendering function (or a short database write) off the shared sync thread, so
+    many sockets work side by side (each call opens and closes its own database connection)."""
     return database_sync_to_async(function, thread_sensitive=False)
+
+
+def is_heartbeat(text_data) -> bool:
+    try:
+        message = json.loads(text_data or "")
+    except ValueError:
+        return False
+    return isinstance(message, dict) and message.get("type") == "heartbeat"
 
 
 class UserSocket(AsyncWebsocketConsumer):
@@ -37,7 +53,12 @@ class UserSocket(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Everything is written over HTTP; anything sent up the socket is ignored."""
+        """Only heartbeats are read; everything is written over HTTP."""
+        if self.groups_joined and is_heartbeat(text_data):
+            await self.heartbeat()
+
+    async def heartbeat(self):
+        """The page is alive (see the subclasses)."""
 
     async def user_kicked(self, event):
         await self.send(text_data=rendering.kicked_fragments(event.get("reason") or ""))
@@ -54,7 +75,16 @@ class SalleConsumer(UserSocket):
             return
         await self.join(SALLE_GROUP)
         await self.accept()
+        await self.heartbeat()
         await self.send_salle()
+
+    async def heartbeat(self):
+        await _render(services.tables_seen_by)(self.scope["user"])
+
+    async def disconnect(self, code):
+        if self.groups_joined:
+            await self.heartbeat()  # the 10 minutes of an unwatched table start now
+        await super().disconnect(code)
 
     async def salle_changed(self, event):
         await self.send_salle(started_table_id=event.get("started_table_id"))
@@ -68,11 +98,13 @@ class SalleConsumer(UserSocket):
 
 class TableConsumer(UserSocket):
     """One player's socket at the live table: every region of the table, rendered for this
-    player's seat only, on connect (a full render, so a reconnect catches up) and at every
-    "game.changed"; a cancelled game sends the player to the salle."""
+    player's seat only, on connect (a full render, so a reconnect catches up), at every
+    "game.changed" and "game.presence" (a seat away or back); a cancelled game sends the player
+    to the salle. While the game is played the socket is one of its seat's SeatConnections."""
 
     game_id: int | None = None
     rendered_version = -1
+    tracked = False  # a SeatConnection row stands for this socket
 
     async def connect(self):
         user = self.authenticated_user()
@@ -88,6 +120,28 @@ class TableConsumer(UserSocket):
         self.game_id, self.table_id = found[0], table_id
         await self.join(game_group(self.game_id))
         await self.accept()
+        await self.track()
+        await self.send_table()
+
+    async def track(self):
+        self.tracked = await _render(presence.seat_connect)(
+            game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name
+        )
+
+    async def heartbeat(self):
+        if not self.tracked:
+            return
+        alive = await _render(presence.connection_heartbeat)(channel_name=self.channel_name)
+        if not alive:  # taken for dead by the sweep meanwhile: this is a return
+            await self.track()
+
+    async def disconnect(self, code):
+        if self.tracked:
+            self.tracked = False
+            await _render(presence.seat_disconnect)(channel_name=self.channel_name)
+        await super().disconnect(code)
+
+    async def game_presence(self, event):
         await self.send_table()
 
     async def game_changed(self, event):

@@ -36,7 +36,8 @@ repeated). The forms use ``hx-swap="none"``: the response is expected to hold th
 responses, so a stale-version or illegal-action answer can carry the fresh regions and a flash.
 
 ``players``: 4 display names indexed by seat. ``presence``: optional ``{seat: seconds_left}``
-for the seats whose player is away (countdown shown on the seat).
+for the seats whose player is away: the seat shows « <pseudo> s'est déconnecté — place gardée
+0:42 », and static/js/live.js ticks the clock down from ``data-seconds``.
 """
 
 from __future__ import annotations
@@ -170,9 +171,16 @@ def build_seats(observation: dict, players: list[str], viewer: int, presence: di
                 "backs": range(0 if offset == 0 else 4),
                 "away": away is not None,
                 "away_seconds": away,
+                "away_clock": clock(away) if away is not None else "",
             }
         )
     return seats
+
+
+def clock(seconds: int) -> str:
+    """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def build_turn(observation: dict, players: list[str], viewer: int, host_name: str | None) -> dict:

@@ -1,11 +1,12 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, presentation, selectors
+from games import engine, presence, presentation, selectors
 from games.models import Game, Table
 
 
@@ -16,7 +17,13 @@ def salle_context(user) -> dict:
         "tables": [{"table": t, "seats": selectors.seat_views(t)} for t in tables],
         "my_seat": my_seat,
         "kings_choices": Table.Kings.choices,
+        "heartbeat_ms": heartbeat_ms(),
     }
+
+
+def heartbeat_ms() -> int:
+    """How often the pages send a heartbeat up their socket (static/js/live.js)."""
+    return int(settings.HEARTBEAT_SECONDS * 1000)
 
 
 def salle_fragment(user, *, started_table_id: int | None = None) -> str:
@@ -41,10 +48,12 @@ def salle_fragment(user, *, started_table_id: int | None = None) -> str:
 
 def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
     """The context of games/table.html for the player at `seat` (the game's seats and table
-    prefetched). Built from `observation(state, seat)` only: never another seat's view."""
+    prefetched). Built from `observation(state, seat)` only: never another seat's view; the
+    away seats show the seconds left before the partie is cancelled."""
     seats = list(game.seats.all())
     host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
-    return presentation.table_context(
+    away = presence.presence_seconds(game) if game.status == Game.Status.PLAYING else {}
+    context = presentation.table_context(
         engine.observation(game.state, seat),
         [s.user.username for s in seats],
         seat,
@@ -53,7 +62,10 @@ def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
         host_seat=host_seat,
         ws_url=table_socket_url(game.table_id),
         flash=flash,
+        presence=away,
     )
+    context["heartbeat_ms"] = heartbeat_ms()
+    return context
 
 
 def table_socket_url(table_id: int) -> str:

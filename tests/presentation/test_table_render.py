@@ -76,7 +76,8 @@ def test_first_speaker_before_anyone_cut_in_hand_one():
 def test_presence_countdown_slot():
     html = render_partial("table-seats", O.base(0), P, 0, presence={3: 42})
     assert "data-presence-slot" in html
-    assert "Déconnecté" in html and "42 s" in html
+    assert "Dani s'est déconnecté — place gardée" in html
+    assert 'data-seconds="42">0:42<' in html
 
 
 # ------------------------------------------------------------ decision panel

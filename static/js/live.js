@@ -1,0 +1,31 @@
+// The live pages' socket (htmx ws extension): a heartbeat, and the countdown of away seats.
+(function () {
+  // Every data-heartbeat milliseconds, while the socket is open, tell the server this page is
+  // alive: a dead network link may never send a close (games.presence).
+  var socket = null;
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+  document.addEventListener("htmx:wsClose", function () { socket = null; });
+  var live = document.querySelector("[data-heartbeat]");
+  var every = live ? Number(live.dataset.heartbeat) : 0;
+  if (every > 0) {
+    setInterval(function () {
+      if (socket) { socket.send(JSON.stringify({ type: "heartbeat" })); }
+    }, every);
+  }
+
+  // « dani s'est déconnecté — place gardée 0:42 »: the server renders the seconds left; the
+  // page ticks them down from the moment it got them (no clock skew with the server).
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".countdown[data-seconds]").forEach(function (clock) {
+      if (!clock.dataset.ends) {
+        clock.dataset.ends = String(now + Number(clock.dataset.seconds) * 1000);
+      }
+      var left = Math.max(0, Math.ceil((Number(clock.dataset.ends) - now) / 1000));
+      clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", tick);
+  setInterval(tick, 250);
+  tick();
+})();
