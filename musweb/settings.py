@@ -98,7 +98,13 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "asgi")},
+        "CONFIG": {
+            # redis-py 8 reads with a 5 s socket timeout by default, the very time an idle
+            # socket's BZPOPMIN blocks for (channels_redis' brpop_timeout): an idle consumer
+            # then dies with "Timeout reading from 127.0.0.1:6379". Read longer than that.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
+        },
     }
 }
 
