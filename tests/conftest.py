@@ -17,15 +17,34 @@ PASSWORD = "Txistu-eta-mus-2026"
 # One channel-layer prefix (and one test database) per test run, so tests never talk to a
 # `make run` on the same Redis; the browser tests' server uses the same prefix.
 CHANNELS_PREFIX = f"test-{os.getpid()}"
+# Likewise one Celery queue per run: what the sockets schedule never reaches a `make run` worker,
+# and the test workers (tests/presence/conftest.py) consume only this run's tasks.
+CELERY_QUEUE = f"barajamos-test-{os.getpid()}"
 
 
 def pytest_configure(config):
     from django.conf import settings
 
+    from musweb.celery import app
+
     layer = settings.CHANNEL_LAYERS["default"]
     settings.CHANNEL_LAYERS = {
         "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": CHANNELS_PREFIX}}
     }
+    settings.CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
+    app.conf.task_default_queue = CELERY_QUEUE
+
+
+def pytest_unconfigure(config):
+    """Drop the run's queue (tasks scheduled by sockets with no worker to run them)."""
+    import redis
+    from django.conf import settings
+
+    try:
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
+        client.delete(CELERY_QUEUE, f"_kombu.binding.{CELERY_QUEUE}")
+    except redis.RedisError:
+        pass
 
 
 def pytest_collection_modifyitems(config, items):

@@ -29,24 +29,15 @@ marked ``@pytest.mark.browser``. Example::
 """
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.test import Client
 
-from tests.conftest import CHANNELS_PREFIX
+from tests import processes
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
 
@@ -54,73 +45,18 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-g
 @dataclass
 class AsgiServer:
     url: str
-    process: subprocess.Popen
+    process: object
     log_path: Path
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _database_url(db: dict) -> str:
-    auth = quote(db.get("USER") or "postgres")
-    if db.get("PASSWORD"):
-        auth += ":" + quote(db["PASSWORD"])
-    host = db.get("HOST") or "127.0.0.1"
-    return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
-
-
-def _wait_until_up(url: str, process: subprocess.Popen, log_path: Path, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited early:\n{log_path.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "/regles/", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not answer within {timeout}s:\n{log_path.read_text()}")
 
 
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup, django_db_blocker):
-    from django.db import connection
-
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(connection.settings_dict),
-        "CHANNELS_PREFIX": CHANNELS_PREFIX,
-        "DEBUG": "1",  # static files straight from the finders, no collectstatic needed
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "WARNING",
-    }
-    log_path = Path(tempfile.mkstemp(prefix="barajamos-daphne-", suffix=".log")[1])
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-            + ["musweb.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, stopped as a whole below
-        )
-    url = f"http://127.0.0.1:{port}"
+    port = processes.free_port()
+    process, log_path = processes.start_daphne(port, processes.server_env())
     try:
-        _wait_until_up(url, process, log_path)
-        yield AsgiServer(url=url, process=process, log_path=log_path)
+        yield AsgiServer(url=f"http://127.0.0.1:{port}", process=process, log_path=log_path)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        processes.stop(process)
 
 
 @pytest.fixture(scope="session")

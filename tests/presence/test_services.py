@@ -1,0 +1,215 @@
+"""Presence and abandonment services, called directly (the Celery tasks and the sockets only
+call these): who is away, the deadline, and the one guarded cancellation."""
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+
+from games import presence, rendering, services
+from games.models import Game, GameAction, GameSeat, SeatConnection, Table
+from tests.games.play_helpers import start_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(full_table):
+    return start_game(full_table, first_mano=0)
+
+
+@pytest.fixture(autouse=True)
+def no_broker():
+    """The countdown task is scheduled on commit; here it is only recorded."""
+    with mock.patch("games.tasks.cancel_if_abandoned.apply_async") as apply_async:
+        yield apply_async
+
+
+def seat_of(game, user) -> GameSeat:
+    return GameSeat.objects.get(game=game, user=user)
+
+
+def connect(game, user, channel):
+    return presence.seat_connect(game_id=game.pk, user=user, channel_name=channel)
+
+
+def away(game, user, *, channel="dani-1", ago=0.0):
+    """`user` connected once, then left `ago` seconds ago (the deadline may have passed)."""
+    connect(game, user, channel)
+    return presence.seat_disconnect(
+        channel_name=channel, now=timezone.now() - timedelta(seconds=ago)
+    )
+
+
+def end_rows(game):
+    return list(GameAction.objects.filter(game=game, kind=GameAction.Kind.END))
+
+
+def test_connect_records_the_socket_and_bumps_the_epoch(game, dani):
+    assert connect(game, dani, "a")
+    assert connect(game, dani, "b")
+    seat = seat_of(game, dani)
+    assert seat.presence_epoch == 2 and seat.deadline is None
+    assert set(seat.connections.values_list("channel_name", flat=True)) == {"a", "b"}
+
+
+def test_last_socket_closing_opens_the_absence_and_schedules_the_check(
+    game, dani, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.SEAT_GRACE_SECONDS = 60
+    connect(game, dani, "a")
+    before = timezone.now()
+    with django_capture_on_commit_callbacks(execute=True):
+        deadline = presence.seat_disconnect(channel_name="a")
+    seat = seat_of(game, dani)
+    assert seat.deadline == deadline and seat.away_since >= before
+    assert timedelta(seconds=59) < deadline - before < timedelta(seconds=61)
+    no_broker.assert_called_once_with((seat.pk, seat.presence_epoch), eta=deadline)
+
+
+def test_two_tabs_one_closed_no_countdown(game, dani, no_broker):
+    connect(game, dani, "tab-1")
+    connect(game, dani, "tab-2")
+    assert presence.seat_disconnect(channel_name="tab-1") is None
+    assert seat_of(game, dani).deadline is None
+    assert not no_broker.called
+
+
+def test_coming_back_clears_the_deadline(game, dani):
+    away(game, dani)
+    assert seat_of(game, dani).deadline is not None
+    connect(game, dani, "again")
+    seat = seat_of(game, dani)
+    assert seat.deadline is None and seat.away_since is None
+
+
+def test_the_others_see_who_is_away_and_the_seconds_left(game, ane, dani, settings):
+    settings.SEAT_GRACE_SECONDS = 60
+    away(game, dani, ago=18)
+    html, _ = rendering.table_push(game.pk, ane)
+    assert "dani s'est déconnecté — place gardée" in html
+    assert 'data-seconds="42">0:42<' in html
+
+
+def test_cancel_only_once_the_deadline_has_passed(game, dani, settings):
+    settings.SEAT_GRACE_SECONDS = 60
+    away(game, dani, ago=30)
+    seat = seat_of(game, dani)
+    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
+    later = timezone.now() + timedelta(seconds=31)
+    cancelled = presence.game_cancel_if_abandoned(
+        seat_id=seat.pk, epoch=seat.presence_epoch, now=later
+    )
+    assert cancelled is not None
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+    assert game.end_reason == "dani n'est pas revenu à temps."
+    [end] = end_rows(game)
+    assert end.payload == {"status": "cancelled", "reason": game.end_reason, "by": None}
+    assert Table.objects.get(pk=game.table_id).status == Table.Status.CLOSED
+    assert seat_of(game, dani).deadline is None  # the sweep's index forgets it
+
+
+def test_run_twice_or_late_one_cancellation_no_error(game, dani, settings):
+    settings.SEAT_GRACE_SECONDS = 1
+    away(game, dani, ago=5)
+    seat = seat_of(game, dani)
+    first = presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
+    second = presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
+    much_later = timezone.now() + timedelta(hours=2)
+    third = presence.game_cancel_if_abandoned(seat_id=seat.pk, now=much_later)
+    assert first is not None and second is None and third is None
+    assert len(end_rows(game)) == 1
+
+
+def test_a_check_of_an_earlier_absence_does_nothing(game, dani, settings):
+    """Away, back, away again: the first absence's task (old epoch) is stale even past its
+    deadline; the second absence's own deadline has not passed yet."""
+    settings.SEAT_GRACE_SECONDS = 60
+    away(game, dani, channel="first", ago=120)
+    old_epoch = seat_of(game, dani).presence_epoch
+    away(game, dani, channel="second")
+    seat = seat_of(game, dani)
+    assert seat.presence_epoch == old_epoch + 1
+    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=old_epoch) is None
+    assert presence.game_cancel_if_abandoned(seat_id=seat.pk) is None  # not yet
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+def test_back_before_the_deadline_never_cancelled(game, dani, settings):
+    settings.SEAT_GRACE_SECONDS = 1
+    away(game, dani, ago=5)
+    seat = seat_of(game, dani)
+    connect(game, dani, "back")
+    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
+    assert presence.sweep()["abandoned"] == 0
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
+
+
+def test_a_finished_game_is_left_alone(game, dani, settings):
+    from games import play
+
+    settings.SEAT_GRACE_SECONDS = 1
+    away(game, dani, ago=5)
+    seat = seat_of(game, dani)
+    play.game_finish(game=game, status="cancelled", reason="Modération.")
+    assert presence.game_cancel_if_abandoned(seat_id=seat.pk) is None
+    assert Game.objects.get(pk=game.pk).end_reason == "Modération."
+    assert presence.game_cancel_if_abandoned(seat_id=10**9) is None  # no such seat
+
+
+def test_sweep_cancels_passed_deadlines(game, dani, settings):
+    settings.SEAT_GRACE_SECONDS = 1
+    away(game, dani, ago=5)
+    assert presence.sweep()["abandoned"] == 1
+    assert presence.sweep()["abandoned"] == 0
+    assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED
+
+
+def test_sweep_expires_silent_sockets_and_a_heartbeat_comes_back(game, dani, settings):
+    settings.HEARTBEAT_LIMIT_SECONDS = 60
+    connect(game, dani, "silent")
+    connect(game, dani, "alive")
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    SeatConnection.objects.filter(channel_name="silent").update(last_seen=an_hour_ago)
+    assert presence.sweep()["expired"] == 1
+    assert seat_of(game, dani).deadline is None  # another tab is still there
+    SeatConnection.objects.filter(channel_name="alive").update(last_seen=an_hour_ago)
+    presence.sweep()
+    assert seat_of(game, dani).deadline is not None
+    assert not presence.connection_heartbeat(channel_name="alive")  # the consumer reconnects
+    connect(game, dani, "alive")
+    assert seat_of(game, dani).deadline is None
+
+
+def test_sweep_cancels_an_idle_game(game, settings):
+    settings.GAME_IDLE_MINUTES = 30
+    assert presence.sweep()["idle"] == 0
+    Game.objects.filter(pk=game.pk).update(last_action_at=timezone.now() - timedelta(minutes=31))
+    assert presence.sweep()["idle"] == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+    assert game.end_reason == "personne n'a joué pendant 30 minutes."
+    assert len(end_rows(game)) == 1
+
+
+def test_sweep_closes_an_unwatched_open_table(open_table, ane, bixente, settings):
+    settings.OPEN_TABLE_IDLE_MINUTES = 10
+    services.seat_take(user=bixente, table_id=open_table.pk, number=1)
+    Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=9))
+    assert presence.sweep()["closed"] == 0
+    services.tables_seen_by(bixente, now=timezone.now() - timedelta(minutes=11))
+    assert presence.sweep()["closed"] == 1
+    open_table.refresh_from_db()
+    assert open_table.status == Table.Status.CLOSED
+    assert not open_table.seats.filter(active=True).exists()
+    # Both may sit elsewhere now.
+    services.table_create(user=ane, kings=Table.Kings.EIGHT)
+
+
+def test_a_watched_open_table_stays(open_table, ane, settings):
+    settings.OPEN_TABLE_IDLE_MINUTES = 10
+    Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=11))
+    assert services.tables_seen_by(ane) == 1
+    assert presence.sweep()["closed"] == 0

@@ -1,0 +1,217 @@
+"""Leaving and coming back over the real WebSocket stack, with a real Celery worker and beat
+(tests/presence/conftest.py) on Redis: the countdown task, the sweep, a worker that dies.
+The seat waits GRACE seconds here (60 on the site); the sweep runs every SWEEP seconds.
+
+The cancellation times printed here (closed socket -> the others sent to the salle) are
+measurements, never asserted on beyond a generous bound."""
+
+import asyncio
+import html
+import json
+import time
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import tasks
+from games.models import Game, GameAction, GameSeat, SeatConnection, Table
+from tests.games.play_helpers import start_game
+from tests.games.test_table_consumer import connect
+from tests.presence.conftest import GRACE, SWEEP
+from tests.processes import wait_for_line
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
+
+AWAY = "dani s'est déconnecté — place gardée"
+HEARTBEAT = json.dumps({"type": "heartbeat"})
+
+
+@pytest.fixture
+def game(full_table):
+    return start_game(full_table, first_mano=0)
+
+
+async def seated(game, users):
+    """One connected table socket per user, its first (full) render read."""
+    sockets = []
+    for user in users:
+        communicator, connected = await connect(user, game.table_id)
+        assert connected
+        await communicator.receive_from(timeout=5)
+        sockets.append(communicator)
+    return sockets
+
+
+async def next_push(communicator, predicate, timeout):
+    """The first push (unescaped) that satisfies `predicate`, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no such push in time"
+        payload = html.unescape(await communicator.receive_from(timeout=left))
+        if predicate(payload):
+            return payload
+
+
+def sent_to_salle(payload):
+    return "data-redirect=" in payload
+
+
+@database_sync_to_async
+def status_of(game):
+    return Game.objects.get(pk=game.pk).status
+
+
+@database_sync_to_async
+def end_rows(game):
+    return list(GameAction.objects.filter(game=game, kind="end").values_list("payload", flat=True))
+
+
+async def close_all(sockets):
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_away_then_back_before_the_deadline_is_not_cancelled(worker, grace, game, cast):
+    ane, bixente, camille, dani = cast
+    sockets = await seated(game, cast)
+    await sockets[3].disconnect()
+    assert AWAY in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
+    await asyncio.sleep(GRACE / 3)
+    back = (await seated(game, [dani]))[0]
+    assert AWAY not in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
+    await asyncio.sleep(GRACE + 2 * SWEEP)  # past the first deadline, the task and a sweep
+    assert await status_of(game) == Game.Status.PLAYING
+    assert await sockets[0].receive_nothing(timeout=0.2)
+    await close_all([*sockets[:3], back])
+
+
+async def test_away_past_the_deadline_sends_the_others_to_the_salle(worker, grace, game, cast):
+    sockets = await seated(game, cast)
+    closed = time.monotonic()
+    await sockets[3].disconnect()
+    others = sockets[:3]
+    for communicator in others:
+        payload = await next_push(communicator, sent_to_salle, timeout=GRACE + 10)
+        elapsed = time.monotonic() - closed
+        assert "La partie a été annulée : dani n'est pas revenu à temps." in payload
+        assert f'data-redirect="/tables/{game.table_id}/"' in payload
+    print(
+        f"\nclosed socket -> others sent to the salle, worker alive: {elapsed:.2f} s "
+        f"(grace {GRACE:g} s)"
+    )
+    assert await status_of(game) == Game.Status.CANCELLED
+    assert await end_rows(game) == [
+        {"status": "cancelled", "reason": "dani n'est pas revenu à temps.", "by": None}
+    ]
+    await close_all(others)
+
+
+async def test_two_tabs_one_closed_no_countdown(worker, grace, game, cast):
+    dani = cast[3]
+    sockets = await seated(game, [*cast, dani])
+    await sockets[3].disconnect()  # dani's first tab
+    assert await sockets[0].receive_nothing(timeout=GRACE + 2 * SWEEP)
+    seat = await database_sync_to_async(GameSeat.objects.get)(game=game, user=dani)
+    assert seat.deadline is None
+    assert await status_of(game) == Game.Status.PLAYING
+    await close_all([*sockets[:3], sockets[4]])
+
+
+async def test_the_worker_stopped_during_the_countdown_the_sweep_still_cancels(
+    worker, grace, game, cast
+):
+    sockets = await seated(game, cast)
+    closed = time.monotonic()
+    await sockets[3].disconnect()
+    await asyncio.sleep(0.5)  # the worker has taken the countdown task (unacked, in memory)
+    worker.stop_worker()  # SIGKILL: the task is lost until Redis' visibility timeout (1 h)
+    await asyncio.sleep(GRACE + 2 * SWEEP)
+    assert await status_of(game) == Game.Status.PLAYING  # nobody to cancel it
+    restarted = time.monotonic()
+    await database_sync_to_async(worker.start_worker)()
+    payload = await next_push(sockets[0], sent_to_salle, timeout=10 + 3 * SWEEP)
+    done = time.monotonic()
+    assert "dani n'est pas revenu à temps." in payload
+    print(
+        f"\nclosed socket -> others sent to the salle, worker killed: {done - closed:.2f} s "
+        f"(grace {GRACE:g} s; the worker was down {restarted - closed:.2f} s of it; "
+        f"{done - restarted:.2f} s from its restart, sweep every {SWEEP:g} s)"
+    )
+    # The sweep did it, not the lost task (the log reaches the file a moment later).
+    wait_for_line(worker.worker_log, "'abandoned': 1", worker.worker, timeout=5)
+    assert len(await end_rows(game)) == 1
+    await close_all(sockets[:3])
+
+
+async def test_the_task_run_twice_or_late_one_cancellation_no_error(worker, settings, game, cast):
+    settings.SEAT_GRACE_SECONDS = 3600  # no countdown task due during this test
+    dani = cast[3]
+    sockets = await seated(game, cast)
+    await sockets[3].disconnect()
+
+    @database_sync_to_async
+    def deadline_passed():
+        seat = GameSeat.objects.get(game=game, user=dani)
+        seat.deadline = timezone.now() - timedelta(seconds=1)
+        seat.save(update_fields=["deadline"])
+        return seat
+
+    seat = await deadline_passed()
+    for _ in range(3):
+        await database_sync_to_async(tasks.cancel_if_abandoned.delay)(seat.pk, seat.presence_epoch)
+    await next_push(sockets[0], sent_to_salle, timeout=5)
+    await asyncio.sleep(2 * SWEEP)  # the other two runs and a sweep
+    assert len(await end_rows(game)) == 1
+    output = worker.worker_output()
+    assert "Traceback" not in output and "ERROR" not in output
+    await close_all(sockets[:3])
+
+
+async def test_a_silent_socket_counts_as_gone_and_a_heartbeat_brings_it_back(
+    worker, grace, game, cast
+):
+    sockets = await seated(game, cast)
+    await sockets[3].send_to(text_data=HEARTBEAT)
+    await asyncio.sleep(0.3)
+
+    @database_sync_to_async
+    def silence_dani():
+        an_hour_ago = timezone.now() - timedelta(hours=1)
+        return SeatConnection.objects.filter(game_seat__user=cast[3]).update(last_seen=an_hour_ago)
+
+    assert await silence_dani() == 1
+    assert AWAY in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=3 * SWEEP)
+    await sockets[3].send_to(text_data=HEARTBEAT)  # the link was only slow
+    assert AWAY not in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
+    await asyncio.sleep(GRACE + 2 * SWEEP)
+    assert await status_of(game) == Game.Status.PLAYING
+    await close_all(sockets)
+
+
+async def test_the_sweep_cancels_an_idle_game(worker, game, cast):
+    sockets = await seated(game, cast[:1])
+    idle_since = timezone.now() - timedelta(minutes=31)
+    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(last_action_at=idle_since)
+    payload = await next_push(sockets[0], sent_to_salle, timeout=5 * SWEEP + 5)
+    assert "personne n'a joué pendant 30 minutes." in payload
+    assert await status_of(game) == Game.Status.CANCELLED
+    await close_all(sockets)
+
+
+async def test_the_sweep_closes_an_unwatched_open_table(worker, open_table):
+    unseen_since = timezone.now() - timedelta(minutes=11)
+    await database_sync_to_async(Table.objects.filter(pk=open_table.pk).update)(
+        last_seen=unseen_since
+    )
+
+    @database_sync_to_async
+    def table_status():
+        return Table.objects.get(pk=open_table.pk).status
+
+    deadline = time.monotonic() + 5 * SWEEP + 5
+    while await table_status() == Table.Status.OPEN and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    assert await table_status() == Table.Status.CLOSED

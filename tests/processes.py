@@ -1,0 +1,108 @@
+"""Servers the tests start as subprocesses against this run's test database, channel-layer
+prefix and Celery queue: daphne (tests/browser) and a Celery worker and beat (tests/presence).
+Each runs in its own process group, stopped as a whole."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+from tests.conftest import CELERY_QUEUE, CHANNELS_PREFIX
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(db: dict) -> str:
+    auth = quote(db.get("USER") or "postgres")
+    if db.get("PASSWORD"):
+        auth += ":" + quote(db["PASSWORD"])
+    host = db.get("HOST") or "127.0.0.1"
+    return f"postgres://{auth}@{host}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def server_env(**extra) -> dict:
+    """The environment of a server on this run's database, channel layer and queue."""
+    from django.db import connection
+
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "CHANNELS_PREFIX": CHANNELS_PREFIX,
+        "CELERY_QUEUE": CELERY_QUEUE,
+        "DEBUG": "1",  # static files straight from the finders, no collectstatic needed
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "WARNING",
+        **{name: str(value) for name, value in extra.items()},
+    }
+
+
+def start(args: list[str], env: dict, name: str) -> tuple[subprocess.Popen, Path]:
+    """Start `python -m <args>` with its output in a temporary log file."""
+    log_path = Path(tempfile.mkstemp(prefix=f"barajamos-{name}-", suffix=".log")[1])
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", *args],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as a whole by stop()
+        )
+    return process, log_path
+
+
+def stop(process: subprocess.Popen, sig=signal.SIGTERM, timeout=10.0) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, sig)
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass
+
+
+def start_daphne(port: int, env: dict) -> tuple[subprocess.Popen, Path]:
+    args = ["daphne", "-b", "127.0.0.1", "-p", str(port), "musweb.asgi:application"]
+    process, log_path = start(args, env, "daphne")
+    wait_until_up(f"http://127.0.0.1:{port}", process, log_path)
+    return process, log_path
+
+
+def wait_until_up(url: str, process: subprocess.Popen, log_path: Path, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited early:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "/regles/", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not answer within {timeout}s:\n{log_path.read_text()}")
+
+
+def wait_for_line(log_path: Path, text: str, process: subprocess.Popen, timeout=30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if text in log_path.read_text(errors="replace"):
+            return
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"no {text!r} within {timeout}s:\n{log_path.read_text(errors='replace')}")
