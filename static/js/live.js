@@ -4,7 +4,16 @@
   // alive: a dead network link may never send a close (games.presence).
   var socket = null;
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
-  document.addEventListener("htmx:wsClose", function () { socket = null; });
+  document.addEventListener("htmx:wsClose", function (event) {
+    socket = null;
+    // The extension reconnects by itself after an abnormal close (a killed or restarted web
+    // process: 1006, 1011-1013); a server or proxy that shuts down cleanly says 1001 "going
+    // away": reconnect then too, after a random pause, for a full render of the table.
+    var closed = event.detail.event;
+    if (closed && closed.code === 1001) {
+      setTimeout(event.detail.socketWrapper.reconnect, 500 + Math.random() * 2000);
+    }
+  });
   var live = document.querySelector("[data-heartbeat]");
   var every = live ? Number(live.dataset.heartbeat) : 0;
   if (every > 0) {

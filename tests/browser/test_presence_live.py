@@ -1,0 +1,122 @@
+"""Leaving and coming back in real browsers: the others see the countdown tick, the player who
+comes back finds the same seat and cards; a restarted web process loses nothing."""
+
+import re
+import time
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games import services
+from games.engine import SeededShuffler
+from games.engine.play import shuffled_deck
+from games.models import Game, SeatConnection
+from tests import processes
+
+pytestmark = pytest.mark.browser
+
+AWAY = re.compile(r"dani s'est déconnecté — place gardée (\d):(\d\d)")
+
+
+@pytest.fixture
+def started(transactional_db, cast, in_thread):
+    """The cast's table started with fixed decks, ane first to speak."""
+    ane = cast[0]
+    table = in_thread(services.table_create, user=ane, kings=4)
+    for number, user in enumerate(cast[1:], start=1):
+        in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
+    rng = SeededShuffler(55)
+    decks = [shuffled_deck(rng), shuffled_deck(rng)]
+    in_thread(services.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
+    return Game.objects.get(table=table)
+
+
+def my_cards(page) -> list[str]:
+    cards = page.locator("#my-hand [data-card]")
+    expect(cards).to_have_count(4)
+    return [cards.nth(i).get_attribute("data-card") for i in range(4)]
+
+
+def wait_connected(game, users, since=None, timeout=30.0):
+    """Until each user has a table socket recorded (opened after `since`, if given)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = SeatConnection.objects.filter(game_seat__game=game)
+        if since is not None:
+            rows = rows.filter(connected_at__gte=since)
+        if set(rows.values_list("game_seat__user", flat=True)) >= {u.pk for u in users}:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the table sockets did not (re)connect in time")
+
+
+def seconds_shown(page) -> int:
+    text = page.locator("#table-seats").inner_text()
+    found = AWAY.search(text)
+    assert found, text
+    return int(found[1]) * 60 + int(found[2])
+
+
+def test_a_page_closes_the_others_see_the_countdown_the_player_comes_back(started, cast, page_for):
+    ane, _, _, dani = cast
+    url = f"/tables/{started.table_id}/"
+    watcher, leaver = page_for(ane), page_for(dani)
+    watcher.goto(url)
+    leaver.goto(url)
+    cards = my_cards(leaver)
+    wait_connected(started, [ane, dani])
+
+    leaver.close()
+    seats = watcher.locator("#table-seats")
+    expect(seats).to_contain_text(AWAY, timeout=10000)
+    first = seconds_shown(watcher)
+    assert 55 <= first <= 60
+    time.sleep(2.2)
+    assert seconds_shown(watcher) <= first - 2  # it ticks on the page
+
+    back = page_for(dani)
+    back.goto(url)
+    assert my_cards(back) == cards
+    expect(seats).not_to_contain_text("s'est déconnecté", timeout=10000)
+    started.refresh_from_db()
+    assert started.status == Game.Status.PLAYING and started.version == 0
+
+
+def test_the_web_process_restarts_the_pages_reconnect_and_play_on(started, cast, browser):
+    ane, bixente = cast[:2]
+    port = processes.free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = processes.server_env()
+    server, log_path = processes.start_daphne(port, env)
+    try:
+        pages = []
+        for user in (ane, bixente):
+            client = Client()
+            client.force_login(user)
+            context = browser.new_context(base_url=url, locale="fr-FR")
+            context.set_default_timeout(5000)
+            cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}
+            context.add_cookies([cookie])
+            page = context.new_page()
+            page.goto(f"/tables/{started.table_id}/")
+            pages.append(page)
+        cards = my_cards(pages[0])
+        wait_connected(started, [ane, bixente])
+
+        processes.stop(server)
+        restarted = timezone.now()
+        server, log_path = processes.start_daphne(port, env)
+        wait_connected(started, [ane, bixente], since=restarted)
+
+        pages[0].locator("#decision-panel").get_by_role("button", name="Mus").click()
+        for page in pages:
+            expect(page.locator("#decision-panel")).to_have_attribute("data-version", "1")
+        assert my_cards(pages[0]) == cards
+        started.refresh_from_db()
+        assert started.version == 1 and started.status == Game.Status.PLAYING
+        for page in pages:
+            page.context.close()
+    finally:
+        processes.stop(server)
