@@ -11,6 +11,7 @@ sweep every SWEEP_SECONDS. Its broadcasts reach the sockets of the test process.
 Tests that need committed rows visible to the worker use ``transactional_db``.
 """
 
+import os
 import signal
 import tempfile
 from pathlib import Path
@@ -19,8 +20,10 @@ import pytest
 
 from tests import processes
 
-GRACE = 2.0  # seconds a seat waits in these tests (60 on the site)
-SWEEP = 1.0  # seconds between two sweeps (5 on the site)
+# Seconds a seat waits (60 on the site) and between two sweeps (5 on the site). Longer ones
+# for a measurement: PRESENCE_GRACE=60 PRESENCE_SWEEP=5 pytest -s -k measure tests/presence
+GRACE = float(os.environ.get("PRESENCE_GRACE", "2"))
+SWEEP = float(os.environ.get("PRESENCE_SWEEP", "1"))
 
 
 class CeleryStack:

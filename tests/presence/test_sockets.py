@@ -88,7 +88,9 @@ async def test_away_then_back_before_the_deadline_is_not_cancelled(worker, grace
     await close_all([*sockets[:3], back])
 
 
-async def test_away_past_the_deadline_sends_the_others_to_the_salle(worker, grace, game, cast):
+async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
+    worker, grace, game, cast
+):
     sockets = await seated(game, cast)
     closed = time.monotonic()
     await sockets[3].disconnect()
@@ -143,6 +145,27 @@ async def test_the_worker_stopped_during_the_countdown_the_sweep_still_cancels(
     # The sweep did it, not the lost task (the log reaches the file a moment later).
     wait_for_line(worker.worker_log, "'abandoned': 1", worker.worker, timeout=5)
     assert len(await end_rows(game)) == 1
+    await close_all(sockets[:3])
+
+
+async def test_measure_worker_killed_and_restarted_during_the_countdown(worker, grace, game, cast):
+    """The worker holding the countdown task dies and comes back (a supervisor's restart)
+    before the deadline: the task is lost, the sweep cancels within one period of it."""
+    sockets = await seated(game, cast)
+    closed = time.monotonic()
+    await sockets[3].disconnect()
+    await asyncio.sleep(0.3)
+    worker.stop_worker()
+    await database_sync_to_async(worker.start_worker)()
+    assert time.monotonic() - closed < GRACE, "the worker took longer than the grace to start"
+    await next_push(sockets[0], sent_to_salle, timeout=GRACE + 3 * SWEEP + 5)
+    elapsed = time.monotonic() - closed
+    print(
+        f"\nclosed socket -> others sent to the salle, worker killed and restarted within the "
+        f"grace: {elapsed:.2f} s (grace {GRACE:g} s, sweep every {SWEEP:g} s)"
+    )
+    wait_for_line(worker.worker_log, "'abandoned': 1", worker.worker, timeout=5)
+    assert elapsed < GRACE + SWEEP + 2
     await close_all(sockets[:3])
 
 
