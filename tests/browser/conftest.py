@@ -12,6 +12,7 @@ Fixtures
   ``page.goto("/salle/")`` works; closed after the test.
 - ``page_for(user)``: like ``new_page()`` but already logged in as ``user`` (a session made with
   ``force_login``, so no sign-in form and no axes bookkeeping).
+- ``start_cast_table(seed)``: the cast's table started with seeded decks; returns the game.
 - ``in_thread(fn, *args, **kwargs)``: call a service from the test, e.g.
   ``in_thread(services.seat_take, user=dani, table_id=t.pk, number=3)``. Playwright keeps an
   event loop in the test's thread, where the broadcast's ``async_to_sync`` cannot run; a plain
@@ -96,6 +97,28 @@ def in_thread():
             return pool.submit(run).result(timeout=30)
 
     return call
+
+
+@pytest.fixture
+def start_cast_table(transactional_db, cast, in_thread):
+    """start_cast_table(seed) -> the game of the cast's table (ane hosts, seats in cast order),
+    started with two decks drawn from SeededShuffler(seed), ane first to speak."""
+    from games import services
+    from games.engine import SeededShuffler
+    from games.engine.play import shuffled_deck
+    from games.models import Game
+
+    def start(seed: int) -> Game:
+        ane = cast[0]
+        table = in_thread(services.table_create, user=ane, kings=4)
+        for number, user in enumerate(cast[1:], start=1):
+            in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
+        rng = SeededShuffler(seed)
+        decks = [shuffled_deck(rng), shuffled_deck(rng)]
+        in_thread(services.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
+        return Game.objects.get(table=table)
+
+    return start
 
 
 @pytest.fixture

@@ -9,9 +9,6 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services
-from games.engine import SeededShuffler
-from games.engine.play import shuffled_deck
 from games.models import Game, SeatConnection
 from tests import processes
 
@@ -21,16 +18,8 @@ AWAY = re.compile(r"dani s'est déconnecté — place gardée (\d):(\d\d)")
 
 
 @pytest.fixture
-def started(transactional_db, cast, in_thread):
-    """The cast's table started with fixed decks, ane first to speak."""
-    ane = cast[0]
-    table = in_thread(services.table_create, user=ane, kings=4)
-    for number, user in enumerate(cast[1:], start=1):
-        in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
-    rng = SeededShuffler(55)
-    decks = [shuffled_deck(rng), shuffled_deck(rng)]
-    in_thread(services.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
-    return Game.objects.get(table=table)
+def started(start_cast_table):
+    return start_cast_table(55)
 
 
 def my_cards(page) -> list[str]:

@@ -7,10 +7,8 @@ import statistics
 import pytest
 from playwright.sync_api import expect
 
-from games import services
-from games.engine import SeededShuffler, observation
-from games.engine.play import shuffled_deck
-from games.models import Game, GameSeat
+from games.engine import observation
+from games.models import GameSeat
 
 pytestmark = pytest.mark.browser
 
@@ -41,20 +39,14 @@ document.addEventListener("htmx:beforeRequest", function () {
 
 
 @pytest.fixture
-def table_pages(transactional_db, cast, page_for, in_thread):
+def table_pages(cast, page_for, start_cast_table):
     """The cast seated at one table started with fixed decks (first mano: ane), four pages."""
-    ane = cast[0]
-    table = in_thread(services.table_create, user=ane, kings=4)
-    for number, user in enumerate(cast[1:], start=1):
-        in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
-    rng = SeededShuffler(2026)
-    decks = [shuffled_deck(rng), shuffled_deck(rng)]
-    in_thread(services.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
+    game = start_cast_table(2026)
     pages = [page_for(user) for user in cast]
     for page in pages:
         page.add_init_script(RECORD_VERSIONS)
-        page.goto(f"/tables/{table.pk}/")
-    return Game.objects.get(table=table), pages
+        page.goto(f"/tables/{game.table_id}/")
+    return game, pages
 
 
 def state_of(game) -> dict:
