@@ -8,6 +8,7 @@ four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started y
 
 import functools
 import os
+import time
 
 import pytest
 from django.test import Client
@@ -73,6 +74,42 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     for alias in connections:
         settings_dict = connections[alias].settings_dict
         settings_dict.setdefault("TEST", {})["NAME"] = f"test_{settings_dict['NAME']}_{os.getpid()}"
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, and before it drops the run's database: end the sessions other
+    processes or threads still hold on it (a socket's render thread, a server handling a last
+    disconnect), which would make the drop fail ("is being accessed by other users")."""
+    yield
+    with django_db_blocker.unblock():
+        for _ in range(50):
+            if not other_sessions():
+                break
+            terminate_other_sessions()
+            time.sleep(0.1)
+
+
+def other_sessions() -> list[int]:
+    """The backends, other than this thread's, connected to the test database."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [pid for (pid,) in cursor.fetchall()]
+
+
+def terminate_other_sessions() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @functools.cache
