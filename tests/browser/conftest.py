@@ -38,6 +38,7 @@ import pytest
 from django.test import Client
 
 from tests import processes
+from tests.conftest import other_sessions
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
@@ -58,6 +59,16 @@ def asgi_server(django_db_setup, django_db_blocker):
         yield AsgiServer(url=f"http://127.0.0.1:{port}", process=process, log_path=log_path)
     finally:
         processes.stop(process)
+
+
+def wait_for_other_sessions_to_end(timeout=5.0) -> None:
+    """Until no other process (the server handling the closed sockets) uses the test database:
+    the flush that ends a transactional test would deadlock with its writes."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while other_sessions() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 @pytest.fixture(scope="session")
@@ -122,7 +133,9 @@ def start_cast_table(transactional_db, cast, in_thread):
 
 
 @pytest.fixture
-def new_page(browser, asgi_server):
+def new_page(transactional_db, browser, asgi_server):
+    """Asks for transactional_db itself, so the pages close (and the server writes what their
+    closed sockets mean, games.presence) before the test's rows are flushed."""
     contexts = []
 
     def make():
@@ -134,6 +147,8 @@ def new_page(browser, asgi_server):
     yield make
     for context in contexts:
         context.close()
+    if contexts:
+        wait_for_other_sessions_to_end()
 
 
 @pytest.fixture

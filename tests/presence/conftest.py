@@ -1,9 +1,9 @@
 """Fixtures of the presence tests.
 
-``celery_stack`` (session, started on first use): a real Celery worker (``celery -A musweb
-worker``, solo pool) and beat as subprocesses, on this run's test database (DATABASE_URL),
-channel-layer prefix and queue (tests/conftest.py: CELERY_QUEUE on the shared Redis), with a
-sweep every SWEEP_SECONDS. Its broadcasts reach the sockets of the test process.
+``celery_stack`` (for this package's tests, started on first use): a real Celery worker
+(``celery -A musweb worker``, solo pool) and beat as subprocesses, on this run's test database
+(DATABASE_URL), channel-layer prefix and queue (tests/conftest.py: CELERY_QUEUE on the shared
+Redis), with a sweep every SWEEP_SECONDS. Its broadcasts reach the sockets of the test process.
 ``celery_stack.stop_worker()`` kills the worker (SIGKILL: nothing is acked or handed back),
 ``celery_stack.start_worker()`` starts a new one; the worker log is ``worker_log``.
 
@@ -64,7 +64,7 @@ class CeleryStack:
             processes.stop(self.beat)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def celery_stack(django_db_setup):
     env = processes.server_env(SWEEP_SECONDS=SWEEP, SEAT_GRACE_SECONDS=GRACE, LOG_LEVEL="INFO")
     stack = CeleryStack(env)
