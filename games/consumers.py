@@ -145,8 +145,9 @@ class TableConsumer(UserSocket):
         await self.send_table()
 
     async def game_changed(self, event):
-        if event.get("version", 0) > self.rendered_version:  # an older event: already shown
-            await self.send_table()
+        version = event.get("version", 0)
+        if version > self.rendered_version:  # an older event: already shown
+            await self.send_table(min_version=version)
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
@@ -155,8 +156,10 @@ class TableConsumer(UserSocket):
         else:
             await self.send_table()
 
-    async def send_table(self):
-        pushed = await _render(rendering.table_push)(self.game_id, self.scope["user"])
+    async def send_table(self, *, min_version: int | None = None):
+        pushed = await _render(rendering.table_push)(
+            self.game_id, self.scope["user"], min_version=min_version
+        )
         if pushed is None:
             await self.close()
             return

@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, presence, presentation, selectors
+from games import engine, presence, presentation, selectors, snapshots
 from games.models import Game, Table
 
 
@@ -78,10 +78,11 @@ def table_regions(game: Game, seat: int, *, flash: str | None = None, request=No
     return presentation.render_regions(table_context(game, seat, flash=flash), request=request)
 
 
-def table_push(game_id: int, user) -> tuple[str, int] | None:
+def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[str, int] | None:
     """What a player's table socket pushes: every region and the game version they show, or
-    None if the player is not (or no longer) in this game."""
-    game = selectors.game_with_seats(game_id)
+    None if the player is not (or no longer) in this game. With `min_version` (the version an
+    event announced) the game may come from the sockets' shared cache (games.snapshots)."""
+    game = snapshots.game_for_render(game_id, min_version=min_version)
     seat = selectors.seat_number(game, user) if game is not None else None
     if seat is None:
         return None

@@ -65,6 +65,16 @@ def fresh_channel_layer():
     channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
+@pytest.fixture(autouse=True)
+def fresh_game_snapshots():
+    """The sockets' per-process game cache starts empty in every test."""
+    from games import snapshots
+
+    snapshots.forget_all()
+    yield
+    snapshots.forget_all()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """One test database per run (test_barajamos_<pid>, dropped at the end), so two `make test`

@@ -1,0 +1,67 @@
+"""The games this process's table sockets render, each loaded once per version.
+
+At every move the four players' sockets render the same game version at the same moment; without
+this, each socket would load the game and its seats for itself. A cached game is only ever read
+(rendered), never saved. Sockets ask for "at least version v" (the version in the event), so a
+newer copy always wins and another web process's writes are never hidden: the event names them.
+"""
+
+import threading
+from collections import OrderedDict
+
+from games import selectors
+from games.models import Game
+
+CAPACITY = 512  # games kept per process: a few hundred live tables at most per web process
+
+_games: OrderedDict[int, Game] = OrderedDict()
+_guard = threading.Lock()
+_load_locks: dict[int, threading.Lock] = {}
+
+
+def game_for_render(game_id: int, *, min_version: int | None = None) -> Game | None:
+    """The game with its table and seats, at `min_version` or later from the cache, else loaded.
+    `min_version=None` always loads (a connect, a presence change, an ending: what changed is
+    not in the version)."""
+    if min_version is not None and (game := _cached(game_id, min_version)) is not None:
+        return game
+    with _load_lock(game_id):
+        # Another socket of this game may have loaded it while this one waited.
+        if min_version is not None and (game := _cached(game_id, min_version)) is not None:
+            return game
+        game = selectors.game_with_seats(game_id)
+        if game is not None:
+            _store(game)
+        return game
+
+
+def forget_all() -> None:
+    """Empty the cache (tests)."""
+    with _guard:
+        _games.clear()
+        _load_locks.clear()
+
+
+def _cached(game_id: int, min_version: int) -> Game | None:
+    with _guard:
+        game = _games.get(game_id)
+        if game is None or game.version < min_version:
+            return None
+        _games.move_to_end(game_id)
+        return game
+
+
+def _store(game: Game) -> None:
+    with _guard:
+        current = _games.get(game.pk)
+        if current is None or current.version <= game.version:
+            _games[game.pk] = game
+            _games.move_to_end(game.pk)
+        while len(_games) > CAPACITY:
+            old_id, _ = _games.popitem(last=False)
+            _load_locks.pop(old_id, None)
+
+
+def _load_lock(game_id: int) -> threading.Lock:
+    with _guard:
+        return _load_locks.setdefault(game_id, threading.Lock())
