@@ -9,9 +9,13 @@ Groups and events (consumers name their handlers after the event type, dots as u
 - ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003).
 """
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 SALLE_GROUP = "salle"
 
@@ -60,6 +64,13 @@ def user_kicked(user_id: int, reason: str) -> None:
 
 
 def _send(group: str, event: dict) -> None:
+    """Best effort, after the commit: the write is done whatever happens here. If the channel
+    layer is down (Redis restarting), the players catch up at their socket's reconnection, which
+    always gets a full render; the writer must not see an error for a write that succeeded."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(group, event)
+    except Exception:
+        log.warning("channel layer: %s to %s not sent", event.get("type"), group, exc_info=True)

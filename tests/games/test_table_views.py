@@ -62,6 +62,23 @@ def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, game):
     assert game.version == 1
 
 
+def test_a_decision_is_answered_even_when_the_channel_layer_is_down(
+    login, ane, game, settings, django_capture_on_commit_callbacks
+):
+    """Redis restarting: the write is committed, so the actor gets the 200, never a 500; the
+    others catch up when their sockets reconnect (a full render)."""
+    layer = settings.CHANNEL_LAYERS["default"]
+    nowhere = [{"address": "redis://127.0.0.1:1/0", "socket_connect_timeout": 1}]
+    settings.CHANNEL_LAYERS = {
+        "default": {**layer, "CONFIG": {**layer["CONFIG"], "hosts": nowhere}}
+    }
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = post(login(ane), game, {"version": "0", "type": "mus"})
+    assert callbacks  # the push was attempted, and failed against the closed port
+    assert response.status_code == 200 and "ane : Mus" in text(response)
+    assert Game.objects.get().version == 1
+
+
 def test_without_htmx_a_decision_redirects_to_the_table(login, ane, game):
     response = post(login(ane), game, {"version": "0", "type": "mus"}, htmx=False)
     assert response.status_code == 302
