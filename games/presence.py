@@ -93,8 +93,15 @@ def _close_connections(game_id: int, seat_id: int, which: Q, now):
         deleted, _ = SeatConnection.objects.filter(which, game_seat_id=seat_id).delete()
         if not deleted or game is None or game.status != Game.Status.PLAYING:
             return None
-        if SeatConnection.objects.filter(game_seat_id=seat_id).exists():
+        others = SeatConnection.objects.filter(game_seat_id=seat_id)
+        fresh_since = now - timedelta(seconds=2 * settings.HEARTBEAT_SECONDS)
+        if others.filter(last_seen__gte=fresh_since).exists():
             return None  # another tab or device of the same player is still there
+        # Any other row has missed its heartbeats: most likely a socket of a web process that
+        # died without closing it. Counting it would put the absence off by up to
+        # HEARTBEAT_LIMIT_SECONDS. Dropping it is safe: a socket still alive finds its row gone
+        # at its next heartbeat and records itself again, which ends the absence.
+        others.delete()
         seat = GameSeat.objects.get(pk=seat_id)
         if seat.deadline is not None:
             return seat.deadline

@@ -76,6 +76,36 @@ def test_two_tabs_one_closed_no_countdown(game, dani, no_broker):
     assert not no_broker.called
 
 
+def test_a_socket_that_missed_its_heartbeats_does_not_hold_the_seat(game, dani, settings):
+    """A web process that died leaves its rows behind: the last live tab closing opens the
+    absence at once instead of when the dead row expires."""
+    settings.HEARTBEAT_SECONDS = 20
+    connect(game, dani, "dead-process")
+    connect(game, dani, "live-tab")
+    SeatConnection.objects.filter(channel_name="dead-process").update(
+        last_seen=timezone.now() - timedelta(seconds=41)
+    )
+    assert presence.seat_disconnect(channel_name="live-tab") is not None
+    assert seat_of(game, dani).deadline is not None
+    assert not SeatConnection.objects.filter(game_seat__user=dani).exists()
+    # Were that socket alive after all, its next heartbeat finds its row gone and it records
+    # itself again (the consumer calls seat_connect), which ends the absence.
+    assert presence.connection_heartbeat(channel_name="dead-process") is False
+    connect(game, dani, "dead-process")
+    assert seat_of(game, dani).deadline is None
+
+
+def test_a_tab_heard_from_recently_still_holds_the_seat(game, dani, settings):
+    settings.HEARTBEAT_SECONDS = 20
+    connect(game, dani, "background-tab")
+    connect(game, dani, "live-tab")
+    SeatConnection.objects.filter(channel_name="background-tab").update(
+        last_seen=timezone.now() - timedelta(seconds=39)
+    )
+    assert presence.seat_disconnect(channel_name="live-tab") is None
+    assert seat_of(game, dani).deadline is None
+
+
 def test_coming_back_clears_the_deadline(game, dani):
     away(game, dani)
     assert seat_of(game, dani).deadline is not None
