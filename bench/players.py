@@ -185,6 +185,8 @@ class Table:
         self.rng = rng
         self.table_id: int | None = None
         self.applied: list[tuple[int, int]] = []  # (table id, version after) of each 200
+        # Decisions whose POST got no answer (the web process went away): applied or not.
+        self.unanswered: dict[int, int] = {}
         self._waiting: tuple[int, asyncio.Event] | None = None
         self.auto_reconnect = False
         for player in players:
@@ -283,7 +285,14 @@ class Table:
             return
         player, data = chosen
         sent = time.monotonic()
-        answer = await player.post(f"/tables/{self.table_id}/jouer/", data)
+        try:
+            answer = await player.post(f"/tables/{self.table_id}/jouer/", data)
+        except httpx.TransportError:
+            # The web process went away mid-request (a restart): the decision may or may not
+            # have been applied; the next turn catches up from a full render.
+            stats.statuses["no answer"] = stats.statuses.get("no answer", 0) + 1
+            self.unanswered[self.table_id] = self.unanswered.get(self.table_id, 0) + 1
+            return
         answered = time.monotonic()
         stats.statuses[answer.status_code] = stats.statuses.get(answer.status_code, 0) + 1
         new_version = version_of(answer.text)
