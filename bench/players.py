@@ -9,6 +9,7 @@ all four sockets have received the render of the new version (so a server that f
 shows it: queueing counts), and also from the POST being sent (service time)."""
 
 import asyncio
+import os
 import random
 import re
 import time
@@ -26,6 +27,8 @@ RE_CSRF_FORM = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RE_CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
 RE_MY_TABLE = re.compile(r"/salle/tables/(\d+)/quitter/")
 PASSWORD = "bench-password-1234"
+# The site's HEARTBEAT_SECONDS (the bench servers get the same environment).
+HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
 
 
 def version_of(html: str) -> int | None:
@@ -46,6 +49,7 @@ class Player:
         self.csrf = ""
         self.ws = None
         self.reader: asyncio.Task | None = None
+        self.beater: asyncio.Task | None = None
         self.html = ""  # the freshest render of my table (socket push or POST answer)
         self.version = -1
         self.on_version = None  # callback(seat_player, version, monotonic time)
@@ -106,6 +110,18 @@ class Player:
         first = await asyncio.wait_for(self.ws.recv(), 60)
         self.see(first)
         self.reader = asyncio.create_task(self._read())
+        self.beater = asyncio.create_task(self._beat())
+
+    async def _beat(self) -> None:
+        """As static/js/live.js does: a heartbeat every HEARTBEAT_SECONDS (first one at a
+        random moment, so a thousand players do not beat together)."""
+        await asyncio.sleep(random.uniform(0, HEARTBEAT_SECONDS))
+        try:
+            while self.ws is not None:
+                await self.ws.send('{"type": "heartbeat"}')
+                await asyncio.sleep(HEARTBEAT_SECONDS)
+        except websockets.ConnectionClosed:
+            pass
 
     async def _read(self) -> None:
         try:
@@ -127,6 +143,9 @@ class Player:
             self.on_version(self, version, time.monotonic())
 
     async def disconnect(self) -> None:
+        if self.beater is not None:
+            self.beater.cancel()
+            self.beater = None
         if self.reader is not None:
             self.reader.cancel()
             self.reader = None
