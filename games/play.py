@@ -76,6 +76,11 @@ def game_apply_action(*, game_id: int, user, version: int, action: dict) -> Game
             raise GameOver(_("La partie est terminée."))
         if version != game.version:
             raise StaleVersion(labels.STALE_VERSION)
+        # The engine lets any seat deal (REPLAY.md); at the site the host deals from the score
+        # screen, and a forged "deal" from another seat is refused here.
+        is_deal = isinstance(action, dict) and action.get("type") == "deal"
+        if is_deal and user.pk != game.table.host_id:
+            raise IllegalMove(labels.NOT_HOST_DEAL, "not_host")
         try:
             state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
         except engine.IllegalAction as error:

@@ -23,9 +23,12 @@ def start_game(full_table, *, decks=None, first_mano=0) -> Game:
 
 
 def next_move(game: Game, rng, weights=None) -> tuple[int, dict]:
-    """A seat that may act now and a random legal action of it (from the stored state)."""
+    """A seat that may act now and a random legal action of it (from the stored state); on
+    the score screen, the host (who alone deals at the site)."""
     state = game.state
     seats = to_act(state)
+    if state["status"] == "hand_over":
+        seats = [s.number for s in game.seats.all() if s.user_id == game.table.host_id]
     seat = seats[rng.randbelow(len(seats))]
     return seat, pick_action(state, seat, rng, weights)
 

@@ -192,3 +192,22 @@ def test_one_seq_per_game(full_table):
     apply(game, 0, {"type": "mus"})
     with pytest.raises(IntegrityError), transaction.atomic():
         GameAction.objects.create(game=game, seq=1, seat=1, payload={"type": "mus"})
+
+
+def test_only_the_host_deals_the_next_hand(cast, full_table):
+    """The engine lets any seat deal; the site's host alone does (a forged POST from another
+    seat is refused in French and changes nothing)."""
+    game = start_game(full_table, first_mano=0)
+    rng = SeededShuffler(7)
+    while game.state["status"] == "playing":
+        seat, action = next_move(game, rng, LONG_PLAY)
+        game = apply(game, seat, action)
+    assert game.state["status"] == "hand_over"
+    before = snapshot(game)
+    for seat in (1, 2, 3):
+        with pytest.raises(play.IllegalMove) as refused:
+            apply(game, seat, {"type": "deal"})
+        assert refused.value.message == "Seul l'hôte de la table distribue la main suivante."
+    assert snapshot(game) == before
+    dealt = apply(game, 0, {"type": "deal"})  # ane, the host, at seat 0
+    assert dealt.state["hand_number"] == 2
