@@ -22,13 +22,11 @@ def start_game(full_table, *, decks=None, first_mano=0) -> Game:
     return Game.objects.get(table=full_table)
 
 
-def next_move(game: Game, rng, weights=None) -> tuple[int, dict]:
+def next_move(game: Game, rng, weights=None, *, host_seat=0) -> tuple[int, dict]:
     """A seat that may act now and a random legal action of it (from the stored state); on
-    the score screen, the host (who alone deals at the site)."""
+    the score screen, the host, who alone deals at the site (ane, seat 0, at the cast's table)."""
     state = game.state
-    seats = to_act(state)
-    if state["status"] == "hand_over":
-        seats = [s.number for s in game.seats.all() if s.user_id == game.table.host_id]
+    seats = [host_seat] if state["status"] == "hand_over" else to_act(state)
     seat = seats[rng.randbelow(len(seats))]
     return seat, pick_action(state, seat, rng, weights)
 

@@ -7,12 +7,11 @@ from django.utils.html import escape
 
 from games import engine, play
 from games.engine import SeededShuffler
-from games.engine.play import pick_action
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.presentation import card_view
 from moderation import services
 from moderation.models import StaffAction
-from tests.games.play_helpers import start_game
+from tests.games.play_helpers import next_move, start_game
 from tests.moderation.conftest import run_action
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +30,7 @@ def play_until(game, rng, *, hands=None, actions=10_000):
             break
         if hands is not None and len(game.state["hands"]) >= hands:
             break
-        seats = engine.to_act(game.state)
-        seat = seats[rng.randbelow(len(seats))]
-        action = pick_action(game.state, seat, rng, CALM)
+        seat, action = next_move(game, rng, CALM)
         user = game.seats.get(number=seat).user
         play.game_apply_action(game_id=game.pk, user=user, version=game.version, action=action)
     game.refresh_from_db()
