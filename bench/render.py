@@ -1,0 +1,158 @@
+"""Micro-benchmark of one table push: `rendering.table_regions(game, seat)`, the body each of a
+game's four sockets renders after every decision (and, with the request, a POST's answer).
+
+    .venv/bin/python -m bench.render [--renders 200] [--profile]
+
+No database, no server: the game, its table and its seats (with their users) are built in memory
+from a seeded random partie stopped mid-hand (after a mus round, a discard and a bet, in the
+paires or jeu lance), as `snapshots.game_for_render` hands them to the render. Measures a push
+for the seat to act and for a waiting seat, and the POST answer (with a request: context
+processors, CSRF token). Prints the median and p90 in ms per render and how many times the
+template engine was entered per render (`render_to_string` calls and the backend's
+Template.render calls). Not part of the tests: figures on a shared machine are noisy, run it
+more than once. --profile prints cProfile's top functions for the push of the seat to act."""
+
+import argparse
+import os
+import statistics
+import time
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "musweb.settings")
+os.environ.setdefault("DEBUG", "0")
+django.setup()
+
+from django.template import loader  # noqa: E402
+from django.template.backends.django import Template  # noqa: E402
+from django.test import RequestFactory  # noqa: E402
+
+from accounts.models import User  # noqa: E402
+from games import engine, rendering  # noqa: E402
+from games.engine.play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
+from games.models import Game, GameSeat, Table  # noqa: E402
+
+NAMES = ("ane", "bixente", "camille", "dani")
+
+
+def mid_hand_state(seed: int = 7, kings: int = 4) -> dict:
+    """Random play until a betting lance of a hand that had a mus round and a discard."""
+    rng = engine.SeededShuffler(seed)
+    weights = dict(DEFAULT_WEIGHTS, mus=100, ordago=0, ordago_vote=0)
+    state = engine.new_partie(kings=kings, first_mano=0, shuffler=rng)
+    for _ in range(10_000):
+        hand = state["hand"]
+        betting = state["status"] == "playing" and hand.get("lance") in ("paires", "jeu")
+        bet = any(word["type"] == "bet" for word in _words(state))
+        if betting and bet and hand.get("discard_rounds"):
+            return state
+        seats = [0] if state["status"] == "hand_over" else engine.to_act(state)
+        seat = seats[rng.randbelow(len(seats))]
+        state = engine.apply(state, seat, pick_action(state, seat, rng, weights), shuffler=rng)
+        if weights["mus"] == 100 and state["hand"].get("discard_rounds"):
+            weights["mus"] = 0  # one mus round, then cut
+        if state["status"] == "hand_over":
+            weights["mus"] = 100
+    raise RuntimeError("no mid-hand state found")
+
+
+def _words(state: dict) -> list[dict]:
+    return engine.observation(state, 0).get("words") or []
+
+
+def game_in_memory(state: dict) -> Game:
+    users = [User(pk=i + 1, username=name) for i, name in enumerate(NAMES)]
+    table = Table(pk=1, host_id=1, kings=state.get("kings", 4), status=Table.Status.PLAYING)
+    game = Game(pk=1, table=table, kings=table.kings, state=state, version=state["version"])
+    game.status = Game.Status.PLAYING
+    seats = [GameSeat(game=game, number=n, user=users[n]) for n in range(4)]
+    game._prefetched_objects_cache = {"seats": seats}
+    return game
+
+
+class Counter:
+    """Counts render_to_string calls and the template renders they start (the backend's
+    Template.render: one per whole template or partial rendered from Python)."""
+
+    def __init__(self):
+        self.template_renders = 0
+        self.render_to_string = 0
+
+    def __enter__(self):
+        self._render, self._rts = Template.render, loader.render_to_string
+        counter = self
+
+        def render(template, *args, **kwargs):
+            counter.template_renders += 1
+            return counter._render(template, *args, **kwargs)
+
+        def rts(*args, **kwargs):
+            counter.render_to_string += 1
+            return counter._rts(*args, **kwargs)
+
+        Template.render = render
+        loader.render_to_string = rts
+        return self
+
+    def __exit__(self, *exc):
+        Template.render, loader.render_to_string = self._render, self._rts
+
+
+def timed(render, count: int) -> list[float]:
+    timings = []
+    for _ in range(count):
+        start = time.perf_counter()
+        render()
+        timings.append((time.perf_counter() - start) * 1000)
+    return sorted(timings)
+
+
+def post_request(user):
+    """A POST as the act view answers it: the request's context processors and CSRF token."""
+    request = RequestFactory().post("/tables/1/action/", HTTP_HX_REQUEST="true")
+    request.user = user
+    request.session = {}
+    return request
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--renders", type=int, default=200)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    game = game_in_memory(mid_hand_state())
+    actor = engine.to_act(game.state)[0]
+    waiting = (actor + 1) % 4
+    request = post_request(game.seats.all()[actor].user)
+    cases = {
+        f"push, seat to act ({actor})": lambda: rendering.table_regions(game, actor),
+        f"push, waiting seat ({waiting})": lambda: rendering.table_regions(game, waiting),
+        f"POST answer, seat {actor}": lambda: rendering.table_regions(game, actor, request=request),
+    }
+    for name, render in cases.items():
+        body = render()  # warms the cached loader
+        with Counter() as counter:
+            render()
+        timings = timed(render, args.renders)
+        print(
+            f"{name}: median {statistics.median(timings):.3f} ms, "
+            f"p90 {timings[int(len(timings) * 0.9)]:.3f} ms, min {timings[0]:.3f} ms "
+            f"({args.renders} renders, {len(body)} chars; per render "
+            f"{counter.render_to_string} render_to_string, {counter.template_renders} "
+            "template renders)"
+        )
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.renders):
+            rendering.table_regions(game, actor)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+
+
+if __name__ == "__main__":
+    main()
