@@ -27,7 +27,8 @@ itself (htmx posts also send the token through ``hx-headers`` on <body>, see bas
 
 Partials of ``games/table.html`` (each name is also the id of its root element):
 ``flash``, ``scoreboard``, ``table-seats``, ``lance-status``, ``my-hand``, ``decision-panel``,
-``hand-log``, ``score-screen`` -- listed in :data:`REGIONS`.
+``hand-log``, ``score-screen`` -- listed in :data:`REGIONS`; the partial ``regions`` renders
+them all, in that order, in one template render (:func:`render_regions`).
 
 Forms post ``type`` (mus, cut, discard, pass, bet, ordago, hold, refuse, raise, deal), ``version``
 (observation["version"]) and, by type, ``amount`` (bet), ``to`` (raise), ``cards`` (discard,
@@ -562,11 +563,10 @@ def table_context(
     }
 
 
-def render_regions(context: dict, request=None, regions: tuple[str, ...] = REGIONS) -> str:
-    """Every region of the table, each root with hx-swap-oob="true": one push / POST body."""
+def render_regions(context: dict, request=None) -> str:
+    """Every region of the table, each root with hx-swap-oob="true": one push / POST body, in
+    ONE template render (the ``regions`` partial of games/table.html includes each of
+    :data:`REGIONS` in turn), so the request's context processors and CSRF token run once."""
     from django.template.loader import render_to_string
 
-    ctx = dict(context, oob=True)
-    return "\n".join(
-        render_to_string(f"games/table.html#{name}", ctx, request=request) for name in regions
-    )
+    return render_to_string("games/table.html#regions", dict(context, oob=True), request=request)

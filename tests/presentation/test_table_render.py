@@ -250,6 +250,27 @@ def test_every_region_has_its_stable_id_and_oob_flag():
     assert every.count('hx-swap-oob="true"') == len(REGIONS)
 
 
+def test_one_render_holds_each_region_once_in_order_as_its_own_partial_does(monkeypatch):
+    """The push / POST body is ONE template render (the ``regions`` partial) and says exactly
+    what the eight region partials say, one after the other."""
+    from django.template import loader
+
+    calls = []
+    real = loader.render_to_string
+    monkeypatch.setattr(
+        loader, "render_to_string", lambda *a, **k: calls.append(a[0]) or real(*a, **k)
+    )
+    for make in (O.base, O.discard, O.betting_open, O.hand_over):
+        ctx = context(make(1), P, 1, flash="La table a changé.")
+        calls.clear()
+        every = render_regions(ctx)
+        assert calls == ["games/table.html#regions"]
+        ids = re.findall(r'<\w+ id="([\w-]+)"[^>]* hx-swap-oob="true"', every)
+        assert ids == list(REGIONS)
+        one_by_one = [real(f"games/table.html#{name}", dict(ctx, oob=True)) for name in REGIONS]
+        assert every == "\n".join(one_by_one)
+
+
 def test_page_holds_every_region_and_the_ws_connection():
     html = render_page(O.base(0), P, 0, ws_url="/ws/parties/7/")
     for name in REGIONS:
