@@ -139,10 +139,9 @@ def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
         at=now,
     )
     GameAction.objects.bulk_create([*log, end])
-    # No seat waits for its player any more: the sweep's deadline index forgets them.
-    GameSeat.objects.filter(game=game).update(
-        result=_result_expression(game), away_since=None, deadline=None
-    )
+    # No seat waits for its player any more: the sweep's deadline index forgets them. Their
+    # `away_since` stays: when a player was lost is worth keeping for the staff.
+    GameSeat.objects.filter(game=game).update(result=_result_expression(game), deadline=None)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED, updated=now)
     Seat.objects.filter(table_id=game.table_id).update(active=False)
     broadcast.game_ended(game.pk, status=status, reason=reason)
