@@ -64,7 +64,7 @@ class TableAdmin(ReadOnlyModelAdmin):
 
 class GameSeatInline(ReadOnlyInline):
     model = GameSeat
-    fields = ["number", "user", "team_label", "result"]
+    fields = ["number", "user", "team_label", "result", "away_since"]
     readonly_fields = ["team_label"]
 
     @admin.display(description=gettext_lazy("équipe"))

@@ -173,7 +173,7 @@ class GameSeat(models.Model):
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
     presence_epoch = models.PositiveIntegerField(default=0)
-    away_since = models.DateTimeField(null=True, blank=True)
+    away_since = models.DateTimeField(_("déconnecté à"), null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -201,12 +201,34 @@ class GameSeat(models.Model):
         return self.number % 2
 
 
+class WebProcess(models.Model):
+    """A running web (ASGI) process holding table sockets. It says it is alive every
+    HEARTBEAT_FLUSH_SECONDS (games.heartbeats); one silent past WEB_PROCESS_LIMIT_SECONDS was
+    killed, crashed or restarted, and the sweep drops its sockets at once instead of waiting
+    for each one's heartbeats to lapse."""
+
+    id = models.CharField(primary_key=True, max_length=100)
+    started_at = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("processus web")
+        verbose_name_plural = _("processus web")
+
+    def __str__(self):
+        return self.id
+
+
 class SeatConnection(models.Model):
     """One open table socket of a seated player (any tab, any device): inserted on connect,
-    deleted on disconnect, or by the sweep once silent (no heartbeat) for HEARTBEAT_LIMIT."""
+    deleted on disconnect, by the sweep once silent (no heartbeat) for HEARTBEAT_LIMIT, or as
+    soon as the web process holding it is known dead."""
 
     game_seat = models.ForeignKey(GameSeat, on_delete=models.CASCADE, related_name="connections")
     channel_name = models.CharField(max_length=200, unique=True)
+    server = models.ForeignKey(
+        WebProcess, null=True, on_delete=models.CASCADE, related_name="connections"
+    )
     connected_at = models.DateTimeField(default=timezone.now)
     last_seen = models.DateTimeField(default=timezone.now, db_index=True)
 

@@ -9,38 +9,94 @@ which cancels through `play.game_finish` only if that same absence is still open
 live in the database; the task only hurries them, the sweep is the safety net (lost task, dead
 worker, restarted Redis). Never a revoke.
 
+Each row names the web process holding its socket (WebProcess). A process writes its
+sockets' heartbeats and its own "alive" once a second (games.heartbeats, `server_alive`); when
+it dies without closing its sockets (killed, crashed, restarted), the sweep finds it silent past
+WEB_PROCESS_LIMIT_SECONDS and drops its rows at once. The absence of a seat left without a
+socket that way starts when its process was last known alive, so the 60 seconds are the
+player's, not the time the site took to notice.
+
 Every write locks the game row first (as games.play does), so presence and play are
 serialized per game.
 """
 
 import logging
 import math
+import os
+import socket
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from games import broadcast, labels, play, services
-from games.models import Game, GameSeat, SeatConnection, Table
+from games.models import Game, GameSeat, SeatConnection, Table, WebProcess
 
 log = logging.getLogger(__name__)
 
 
-def seat_connect(*, game_id: int, user, channel_name: str, now=None) -> bool:
-    """Record an open table socket of `user` in game `game_id` (a new tab, a reload, a
-    reconnection). A seat that was away is back: everyone's countdown disappears. Returns False
-    (nothing recorded) if the game is over or the user does not play in it."""
+_server_id: tuple[int, str] | None = None
+
+
+def server_id() -> str:
+    """This process's name on its SeatConnection rows: host, pid and a random part (a pid is
+    reused after a restart)."""
+    global _server_id
+    if _server_id is None or _server_id[0] != os.getpid():
+        name = f"{socket.gethostname()[:60]}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        _server_id = (os.getpid(), name)
+    return _server_id[1]
+
+
+def server_alive(*, server: str, heard=(), now=None) -> set[str]:
+    """A web process is alive and its sockets `heard` sent a heartbeat since the last call: one
+    upsert and one UPDATE, whatever the number of sockets. Returns the channel names whose row
+    is gone (the sweep took the socket for dead): the consumer records them again."""
     now = now or timezone.now()
+    with transaction.atomic():
+        _process_alive(server, now)
+        heard = set(heard)
+        if not heard:
+            return set()
+        found = SeatConnection.objects.filter(channel_name__in=heard)
+        kept = set(found.values_list("channel_name", flat=True))
+        found.update(last_seen=now)
+    return heard - kept
+
+
+def _process_alive(server: str, now) -> None:
+    WebProcess.objects.bulk_create(
+        [WebProcess(id=server, started_at=now, last_seen=now)],
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=["last_seen"],
+    )
+
+
+def seat_connect(*, game_id: int, user, channel_name: str, server: str | None = None, now=None):
+    """Record an open table socket of `user` in game `game_id` (a new tab, a reload, a
+    reconnection), held by the web process `server` (this one by default). A seat that was
+    away is back: everyone's countdown disappears. Returns False (nothing recorded) if the game
+    is over or the user does not play in it."""
+    now = now or timezone.now()
+    server = server or server_id()
     with transaction.atomic():
         game = _lock_game(game_id)
         seat = GameSeat.objects.filter(game=game, user=user).first() if game else None
         if seat is None or game.status != Game.Status.PLAYING:
             return False
+        _process_alive(server, now)
         SeatConnection.objects.update_or_create(
             channel_name=channel_name,
-            defaults={"game_seat": seat, "connected_at": now, "last_seen": now},
+            defaults={
+                "game_seat": seat,
+                "server_id": server,
+                "connected_at": now,
+                "last_seen": now,
+            },
         )
         was_away = seat.deadline is not None
         seat.presence_epoch += 1
@@ -66,15 +122,15 @@ def seat_disconnect(*, channel_name: str, now=None):
 
 
 def connection_heartbeat(*, channel_name: str, now=None) -> bool:
-    """The page behind this socket is alive: one UPDATE. False if the row is gone (the sweep
-    took the socket for dead): the consumer then records it again with `seat_connect`."""
-    now = now or timezone.now()
-    return SeatConnection.objects.filter(channel_name=channel_name).update(last_seen=now) > 0
+    """One socket's heartbeat written at once (the consumers batch them through
+    `server_alive`). False if the row is gone: the socket records itself again."""
+    return not server_alive(server=server_id(), heard=[channel_name], now=now)
 
 
 def connections_expire(*, now=None) -> int:
     """Delete the sockets silent past HEARTBEAT_LIMIT_SECONDS (a dead link may never send a
-    close); a seat left without any is away from now on. Returns how many were deleted."""
+    close) and those of web processes silent past WEB_PROCESS_LIMIT_SECONDS (dead); a seat left
+    without any is away. Returns how many were deleted."""
     now = now or timezone.now()
     limit = now - timedelta(seconds=settings.HEARTBEAT_LIMIT_SECONDS)
     silent = SeatConnection.objects.filter(last_seen__lt=limit).values_list(
@@ -83,30 +139,41 @@ def connections_expire(*, now=None) -> int:
     for pk, seat_id, game_id in silent:
         # Guarded: a heartbeat that came in meanwhile keeps the socket.
         _close_connections(game_id, seat_id, Q(pk=pk, last_seen__lt=limit), now)
-    return len(silent)
+    dead = _dead_process_rows(now).values_list("game_seat_id", "game_seat__game_id").distinct()
+    for seat_id, game_id in dead:
+        _close_connections(game_id, seat_id, Q(pk__in=[]), now)
+    WebProcess.objects.filter(last_seen__lt=_process_limit(now), connections=None).delete()
+    return len(silent) + len(dead)
+
+
+def _process_limit(now):
+    return now - timedelta(seconds=settings.WEB_PROCESS_LIMIT_SECONDS)
+
+
+def _dead_process_rows(now):
+    return SeatConnection.objects.filter(server__last_seen__lt=_process_limit(now))
 
 
 def _close_connections(game_id: int, seat_id: int, which: Q, now):
+    """Delete the `which` sockets of a seat, and any of its sockets whose web process is dead.
+    A seat left with none is away: from now if `which` closed, else from when its dead web
+    process was last alive."""
     now = now or timezone.now()
     with transaction.atomic():
         game = _lock_game(game_id)
         deleted, _ = SeatConnection.objects.filter(which, game_seat_id=seat_id).delete()
+        orphans = _dead_process_rows(now).filter(game_seat_id=seat_id)
+        gone_since = now if deleted else orphans.aggregate(at=Max("server__last_seen"))["at"]
+        deleted += orphans.delete()[0]
         if not deleted or game is None or game.status != Game.Status.PLAYING:
             return None
-        others = SeatConnection.objects.filter(game_seat_id=seat_id)
-        fresh_since = now - timedelta(seconds=2 * settings.HEARTBEAT_SECONDS)
-        if others.filter(last_seen__gte=fresh_since).exists():
+        if SeatConnection.objects.filter(game_seat_id=seat_id).exists():
             return None  # another tab or device of the same player is still there
-        # Any other row has missed its heartbeats: most likely a socket of a web process that
-        # died without closing it. Counting it would put the absence off by up to
-        # HEARTBEAT_LIMIT_SECONDS. Dropping it is safe: a socket still alive finds its row gone
-        # at its next heartbeat and records itself again, which ends the absence.
-        others.delete()
         seat = GameSeat.objects.get(pk=seat_id)
         if seat.deadline is not None:
             return seat.deadline
-        seat.away_since = now
-        seat.deadline = now + timedelta(seconds=settings.SEAT_GRACE_SECONDS)
+        seat.away_since = gone_since
+        seat.deadline = gone_since + timedelta(seconds=settings.SEAT_GRACE_SECONDS)
         seat.save(update_fields=["away_since", "deadline"])
         broadcast.presence_changed(game.pk)
         epoch, deadline = seat.presence_epoch, seat.deadline

@@ -182,11 +182,15 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 # Presence and abandonment (games.presence, games.tasks), all overridable from the environment
 # (tests use short ones). A seat whose last table socket closes is kept SEAT_GRACE_SECONDS; a
 # socket silent (no heartbeat) past HEARTBEAT_LIMIT_SECONDS counts as closed; the page sends a
-# heartbeat every HEARTBEAT_SECONDS. The beat sweep runs every SWEEP_SECONDS.
+# heartbeat every HEARTBEAT_SECONDS. A web process writes its sockets' heartbeats, and says
+# it is alive, every HEARTBEAT_FLUSH_SECONDS; silent past WEB_PROCESS_LIMIT_SECONDS it is dead
+# and its sockets are dropped. The beat sweep runs every SWEEP_SECONDS.
 SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "60"))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
 HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
+HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
+WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
 CELERY_BEAT_SCHEDULE: dict = {

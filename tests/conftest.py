@@ -33,6 +33,8 @@ def pytest_configure(config):
         "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": CHANNELS_PREFIX}}
     }
     settings.CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
+    # The sockets' heartbeats reach the database within a fifth of a second, not one.
+    settings.HEARTBEAT_FLUSH_SECONDS = 0.2
     app.conf.task_default_queue = CELERY_QUEUE
 
 
@@ -63,6 +65,17 @@ def fresh_channel_layer():
     channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
     yield
     channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
+
+
+@pytest.fixture(autouse=True)
+def fresh_heartbeats():
+    """No table socket of an earlier test is watched, and no flushing loop of its event loop
+    is kept."""
+    from games.heartbeats import HEARTBEATS
+
+    HEARTBEATS.reset()
+    yield
+    HEARTBEATS.reset()
 
 
 @pytest.fixture(autouse=True)

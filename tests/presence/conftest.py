@@ -24,6 +24,9 @@ from tests import processes
 # for a measurement: PRESENCE_GRACE=60 PRESENCE_SWEEP=5 pytest -s -k measure tests/presence
 GRACE = float(os.environ.get("PRESENCE_GRACE", "2"))
 SWEEP = float(os.environ.get("PRESENCE_SWEEP", "1"))
+# A web process silent this long is dead (15 on the site). The test process, whose sockets flush
+# every 0.2 s while a test runs, stays well within it.
+WEB_PROCESS_LIMIT = float(os.environ.get("PRESENCE_WEB_PROCESS_LIMIT", "3"))
 
 
 class CeleryStack:
@@ -66,7 +69,12 @@ class CeleryStack:
 
 @pytest.fixture(scope="package")
 def celery_stack(django_db_setup):
-    env = processes.server_env(SWEEP_SECONDS=SWEEP, SEAT_GRACE_SECONDS=GRACE, LOG_LEVEL="INFO")
+    env = processes.server_env(
+        SWEEP_SECONDS=SWEEP,
+        SEAT_GRACE_SECONDS=GRACE,
+        WEB_PROCESS_LIMIT_SECONDS=WEB_PROCESS_LIMIT,
+        LOG_LEVEL="INFO",
+    )
     stack = CeleryStack(env)
     try:
         stack.start_beat()

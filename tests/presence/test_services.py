@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import presence, rendering, services
-from games.models import Game, GameAction, GameSeat, SeatConnection, Table
+from games.models import Game, GameAction, GameSeat, SeatConnection, Table, WebProcess
 from tests.games.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
@@ -76,33 +76,87 @@ def test_two_tabs_one_closed_no_countdown(game, dani, no_broker):
     assert not no_broker.called
 
 
-def test_a_socket_that_missed_its_heartbeats_does_not_hold_the_seat(game, dani, settings):
+def dead_process(channel: str, *, silent_for: float) -> str:
+    """Move `channel`'s row to a web process last heard from `silent_for` seconds ago."""
+    server = f"dead-host:1:{channel}"
+    last_seen = timezone.now() - timedelta(seconds=silent_for)
+    WebProcess.objects.create(id=server, started_at=last_seen, last_seen=last_seen)
+    SeatConnection.objects.filter(channel_name=channel).update(server=server)
+    return server
+
+
+def test_a_socket_of_a_dead_web_process_does_not_hold_the_seat(game, dani, settings):
     """A web process that died leaves its rows behind: the last live tab closing opens the
-    absence at once instead of when the dead row expires."""
-    settings.HEARTBEAT_SECONDS = 20
-    connect(game, dani, "dead-process")
+    absence at once, instead of when the dead row's heartbeats lapse."""
+    settings.WEB_PROCESS_LIMIT_SECONDS = 15
+    connect(game, dani, "on-dead-process")
     connect(game, dani, "live-tab")
-    SeatConnection.objects.filter(channel_name="dead-process").update(
-        last_seen=timezone.now() - timedelta(seconds=41)
-    )
+    dead_process("on-dead-process", silent_for=16)
+    before = timezone.now()
     assert presence.seat_disconnect(channel_name="live-tab") is not None
-    assert seat_of(game, dani).deadline is not None
+    assert seat_of(game, dani).away_since >= before  # the live tab closed just now
     assert not SeatConnection.objects.filter(game_seat__user=dani).exists()
-    # Were that socket alive after all, its next heartbeat finds its row gone and it records
+    # Were that socket alive after all, the next flush finds its row gone and it records
     # itself again (the consumer calls seat_connect), which ends the absence.
-    assert presence.connection_heartbeat(channel_name="dead-process") is False
-    connect(game, dani, "dead-process")
+    assert presence.server_alive(server="elsewhere", heard=["on-dead-process"]) == {
+        "on-dead-process"
+    }
+    connect(game, dani, "on-dead-process")
     assert seat_of(game, dani).deadline is None
 
 
-def test_a_tab_heard_from_recently_still_holds_the_seat(game, dani, settings):
-    settings.HEARTBEAT_SECONDS = 20
+def test_a_socket_of_a_live_web_process_holds_the_seat(game, dani, settings):
+    """However long since its own heartbeat (a background tab's timers are slowed down), short
+    of HEARTBEAT_LIMIT_SECONDS, as long as its web process is alive."""
+    settings.WEB_PROCESS_LIMIT_SECONDS = 15
+    settings.HEARTBEAT_LIMIT_SECONDS = 75
     connect(game, dani, "background-tab")
     connect(game, dani, "live-tab")
     SeatConnection.objects.filter(channel_name="background-tab").update(
-        last_seen=timezone.now() - timedelta(seconds=39)
+        last_seen=timezone.now() - timedelta(seconds=70)
     )
     assert presence.seat_disconnect(channel_name="live-tab") is None
+    assert presence.sweep()["expired"] == 0
+    assert seat_of(game, dani).deadline is None
+
+
+def test_the_sweep_drops_a_dead_web_process_sockets_and_the_countdown_starts_from_its_death(
+    game, dani, settings, no_broker, django_capture_on_commit_callbacks
+):
+    settings.WEB_PROCESS_LIMIT_SECONDS = 15
+    settings.SEAT_GRACE_SECONDS = 60
+    connect(game, dani, "a")
+    connect(game, dani, "b")
+    server = dead_process("a", silent_for=20)
+    SeatConnection.objects.filter(channel_name="b").update(server=server)
+    died = WebProcess.objects.get(pk=server).last_seen
+    with django_capture_on_commit_callbacks(execute=True):
+        assert presence.sweep()["expired"] == 1  # one seat
+    seat = seat_of(game, dani)
+    assert seat.away_since == died and seat.deadline == died + timedelta(seconds=60)
+    no_broker.assert_called_once_with((seat.pk, seat.presence_epoch), eta=seat.deadline)
+    assert not WebProcess.objects.filter(pk=server).exists()  # nothing left of it
+    # 40 s after the death (20 s ago + 40 s): the sweep cancels, 60 s after the player was lost.
+    later = timezone.now() + timedelta(seconds=41)
+    assert presence.sweep(now=later)["abandoned"] == 1
+    assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED
+
+
+def test_a_web_process_alive_keeps_its_sockets_and_writes_their_heartbeats_at_once(
+    game, ane, dani, settings, django_assert_num_queries
+):
+    settings.WEB_PROCESS_LIMIT_SECONDS = 15
+    connect(game, ane, "ane-1")
+    connect(game, dani, "dani-1")
+    server = presence.server_id()
+    old = timezone.now() - timedelta(seconds=30)
+    WebProcess.objects.filter(pk=server).update(last_seen=old)
+    SeatConnection.objects.update(last_seen=old)
+    with django_assert_num_queries(5):  # SAVEPOINT, upsert, select, update, RELEASE
+        lost = presence.server_alive(server=server, heard=["ane-1", "dani-1", "gone"])
+    assert lost == {"gone"}
+    assert all(seen > old for seen in SeatConnection.objects.values_list("last_seen", flat=True))
+    assert presence.sweep()["expired"] == 0
     assert seat_of(game, dani).deadline is None
 
 

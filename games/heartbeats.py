@@ -1,0 +1,87 @@
+"""The heartbeats of this web process's table sockets, written together.
+
+Each page sends a heartbeat every HEARTBEAT_SECONDS; with a thousand players that would be fifty
+UPDATEs a second, each through a thread of its own. Here a heartbeat only marks its socket in
+memory, and every HEARTBEAT_FLUSH_SECONDS one call of `presence.server_alive` writes them all
+and says that this process is alive, which lets the sweep drop the sockets of a process that
+died (games.presence). The writes run on a thread of their own so that a busy render pool never
+delays them past WEB_PROCESS_LIMIT_SECONDS.
+
+One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first table socket on the
+running event loop.
+"""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from games import presence
+
+log = logging.getLogger(__name__)
+
+_writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeats")
+_server_alive = database_sync_to_async(
+    presence.server_alive, thread_sensitive=False, executor=_writer
+)
+
+
+class Heartbeats:
+    def __init__(self):
+        self.heard: set[str] = set()
+        self.on_lost: dict[str, Callable[[], Awaitable]] = {}
+        self.loop_task: asyncio.Task | None = None
+        self.pending: set[asyncio.Task] = set()  # strong references to the re-recordings
+
+    def reset(self) -> None:
+        """Forget every socket and the loop (tests: each test has its own event loop)."""
+        if self.loop_task is not None and not self.loop_task.get_loop().is_closed():
+            self.loop_task.cancel()
+        self.__init__()
+
+    def watch(self, channel_name: str, on_lost: Callable[[], Awaitable]) -> None:
+        """A table socket with a SeatConnection row: `on_lost()` is awaited if a flush finds
+        its row gone (the sweep took the socket for dead)."""
+        self.on_lost[channel_name] = on_lost
+        self._ensure_running()
+
+    def forget(self, channel_name: str) -> None:
+        self.on_lost.pop(channel_name, None)
+        self.heard.discard(channel_name)
+
+    def beat(self, channel_name: str) -> None:
+        if channel_name in self.on_lost:
+            self.heard.add(channel_name)
+
+    async def flush(self) -> None:
+        """Write the heartbeats heard since the last flush, and this process's "alive"."""
+        heard, self.heard = self.heard, set()
+        try:
+            lost = await _server_alive(server=presence.server_id(), heard=heard)
+        except Exception:
+            log.exception("heartbeats not written; trying again at the next flush")
+            self.heard |= heard
+            return
+        for channel_name in lost:
+            if (on_lost := self.on_lost.get(channel_name)) is not None:
+                task = asyncio.create_task(on_lost())
+                self.pending.add(task)
+                task.add_done_callback(self.pending.discard)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(settings.HEARTBEAT_FLUSH_SECONDS)
+            await self.flush()
+
+    def _ensure_running(self) -> None:
+        loop = asyncio.get_running_loop()
+        task = self.loop_task
+        # A new event loop (tests run one per test) needs its own flushing task.
+        if task is None or task.done() or task.get_loop() is not loop:
+            self.loop_task = loop.create_task(self.run(), name="heartbeats")
+
+
+HEARTBEATS = Heartbeats()
