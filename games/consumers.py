@@ -16,6 +16,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import presence, rendering, selectors, services
 from games.broadcast import SALLE_GROUP, game_group, user_group
+from games.heartbeats import HEARTBEATS
 
 KICKED_CLOSE_CODE = 4003
 
@@ -105,6 +106,7 @@ class TableConsumer(UserSocket):
     game_id: int | None = None
     rendered_version = -1
     tracked = False  # a SeatConnection row stands for this socket
+    closed = False
 
     async def connect(self):
         user = self.authenticated_user()
@@ -127,15 +129,19 @@ class TableConsumer(UserSocket):
         self.tracked = await _render(presence.seat_connect)(
             game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name
         )
+        if self.tracked and self.closed:  # closed while recording (a re-recording)
+            await _render(presence.seat_disconnect)(channel_name=self.channel_name)
+        elif self.tracked:
+            HEARTBEATS.watch(self.channel_name, on_lost=self.track)
 
     async def heartbeat(self):
-        if not self.tracked:
-            return
-        alive = await _render(presence.connection_heartbeat)(channel_name=self.channel_name)
-        if not alive:  # taken for dead by the sweep meanwhile: this is a return
-            await self.track()
+        """Marked in memory; this process writes its sockets' heartbeats once a second
+        (games.heartbeats), and calls `track` again if the sweep took this one for dead."""
+        HEARTBEATS.beat(self.channel_name)
 
     async def disconnect(self, code):
+        self.closed = True
+        HEARTBEATS.forget(self.channel_name)
         if self.tracked:
             self.tracked = False
             await _render(presence.seat_disconnect)(channel_name=self.channel_name)
