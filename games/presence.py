@@ -121,12 +121,6 @@ def seat_disconnect(*, channel_name: str, now=None):
     return _close_connections(game_id, seat_id, Q(channel_name=channel_name), now)
 
 
-def connection_heartbeat(*, channel_name: str, now=None) -> bool:
-    """One socket's heartbeat written at once (the consumers batch them through
-    `server_alive`). False if the row is gone: the socket records itself again."""
-    return not server_alive(server=server_id(), heard=[channel_name], now=now)
-
-
 def connections_expire(*, now=None) -> int:
     """Delete the sockets silent past HEARTBEAT_LIMIT_SECONDS (a dead link may never send a
     close) and those of web processes silent past WEB_PROCESS_LIMIT_SECONDS (dead); a seat left

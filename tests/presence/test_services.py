@@ -262,7 +262,8 @@ def test_sweep_expires_silent_sockets_and_a_heartbeat_comes_back(game, dani, set
     SeatConnection.objects.filter(channel_name="alive").update(last_seen=an_hour_ago)
     presence.sweep()
     assert seat_of(game, dani).deadline is not None
-    assert not presence.connection_heartbeat(channel_name="alive")  # the consumer reconnects
+    lost = presence.server_alive(server=presence.server_id(), heard=["alive"])
+    assert lost == {"alive"}  # the consumer records its socket again
     connect(game, dani, "alive")
     assert seat_of(game, dani).deadline is None
 
