@@ -2,7 +2,8 @@
 (`select_for_update`), so the four players of a game are served one after the other.
 
 - `game_create`: called by `services.table_start`, in its transaction.
-- `game_apply_action`: one player's decision (the table's POST endpoint).
+- `game_apply_action`: one player's decision (the table's POST endpoint, which names the game
+  by its table).
 - `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
   moderation): status, result of each player, the end row of the log, the table closed and its
   seats freed, the broadcasts.
@@ -66,11 +67,17 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
     return game
 
 
-def game_apply_action(*, game_id: int, user, version: int, action: dict) -> Game:
-    """Apply one decision of `user` if it was taken at the current `version`. Returns the game
-    with its seats (and their users) prefetched, for the actor's own render."""
+def game_apply_action(
+    *, user, version: int, action: dict, table_id: int | None = None, game_id: int | None = None
+) -> Game:
+    """Apply one decision of `user` if it was taken at the current `version`, to the game of
+    `table_id` (the table's POST endpoint: no query to find the game first, a table has one
+    game) or to the game `game_id`. Returns the game with its table and its seats (and their
+    users) prefetched, for the actor's own render."""
+    if (table_id is None) == (game_id is None):
+        raise TypeError("game_apply_action needs one of table_id and game_id")
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = _lock_game(game_id, table_id=table_id)
         seat = _seat_number(game, user)
         if game.status != Game.Status.PLAYING:
             raise GameOver(_("La partie est terminée."))
@@ -158,14 +165,17 @@ def _result_expression(game: Game):
     )
 
 
-def _lock_game(game_id) -> Game:
-    """The game row locked (not its table's), its table joined and its seats prefetched."""
+def _lock_game(game_id, *, table_id=None) -> Game:
+    """The game row locked (not its table's), found by its id or, with `table_id`, by its table
+    (Game.table is one to one); its table joined and its seats prefetched. One query for the
+    game, one for its seats."""
     try:
+        lookup = {"pk": int(game_id)} if table_id is None else {"table_id": int(table_id)}
         return (
             Game.objects.select_for_update(of=("self",))
             .select_related("table")
             .prefetch_related(selectors.game_seats_prefetch())
-            .get(pk=int(game_id))
+            .get(**lookup)
         )
     except (Game.DoesNotExist, TypeError, ValueError):
         raise NotSeated(labels.NOT_SEATED) from None

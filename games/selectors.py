@@ -71,10 +71,6 @@ def seat_number(game: Game, user) -> int | None:
     return next((s.number for s in game.seats.all() if s.user_id == user.pk), None)
 
 
-def game_id_for_table(table_id: int) -> int | None:
-    return Game.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
-
-
 def game_seat_for_user(*, user, table_id: int) -> tuple[int, int] | None:
     """(game id, seat number) of the user at this table's game, or None: the socket's check."""
     if not user.is_authenticated:

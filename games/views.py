@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import forms, labels, play, rendering, selectors, services
+from games import forms, play, rendering, selectors, services
 from games.models import Game
 from games.rendering import salle_context
 
@@ -85,11 +85,8 @@ def act(request, table_id):
     table page."""
     try:
         version, action = forms.parse_decision(request.POST)
-        game_id = selectors.game_id_for_table(table_id)
-        if game_id is None:
-            raise play.NotSeated(labels.NOT_SEATED)
         game = play.game_apply_action(
-            game_id=game_id, user=request.user, version=version, action=action
+            table_id=table_id, user=request.user, version=version, action=action
         )
     except (forms.ActionFormError, play.GameError) as error:
         return _refused(request, table_id, error)

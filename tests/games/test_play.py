@@ -113,6 +113,28 @@ def test_a_player_from_elsewhere_is_refused(full_table, make_user):
         )
 
 
+def test_a_decision_finds_the_game_by_its_table(full_table, ane, make_user):
+    game = start_game(full_table, first_mano=0)
+    played = play.game_apply_action(
+        table_id=full_table.pk, user=ane, version=0, action={"type": "mus"}
+    )
+    assert played.pk == game.pk and played.version == 1
+    assert GameAction.objects.get(game=game).payload == {"type": "mus"}
+    other = Table.objects.create(host=make_user("eneko"), kings=4)
+    for table_id in (other.pk, other.pk + 1000):  # a table without a game, no table at all
+        with pytest.raises(play.NotSeated):
+            play.game_apply_action(table_id=table_id, user=ane, version=1, action={"type": "mus"})
+    assert snapshot(game)[1:] == (1, "playing", 1)
+
+
+def test_a_decision_names_its_game_one_way_only(full_table, ane):
+    game = start_game(full_table, first_mano=0)
+    for ids in ({}, {"game_id": game.pk, "table_id": full_table.pk}):
+        with pytest.raises(TypeError):
+            play.game_apply_action(user=ane, version=0, action={"type": "mus"}, **ids)
+    assert snapshot(game)[1:] == (0, "playing", 0)
+
+
 def test_cancel_ends_the_game_frees_the_seats_and_logs_who(full_table, make_user):
     game = start_game(full_table)
     moderator = make_user("modo")
