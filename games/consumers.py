@@ -10,6 +10,7 @@ games.services.tables_seen_by). Anything else sent up the socket is ignored: wri
 HTTP."""
 
 import json
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -68,12 +69,20 @@ class UserSocket(AsyncWebsocketConsumer):
 
 class SalleConsumer(UserSocket):
     """Pushes the #salle fragment (an htmx out-of-band swap) to one logged-in user: on connect,
-    so a (re)connect always gets a full render, then at every "salle changed" event."""
+    so a (re)connect always gets a full render, then at every "salle changed" event.
+
+    The pushes show the page of tables the player looks at: the socket address's ?page=, then
+    the page the page's script reports after a Tables précédentes / suivantes link
+    ({"type": "salle.page", "page": n, "nav": k}; pushes echo k, see salle.html)."""
+
+    page = 1
+    nav = 0
 
     async def connect(self):
         if self.authenticated_user() is None:
             await self.close()
             return
+        self.page = page_number(parse_qs(self.scope.get("query_string", b"").decode()).get("page"))
         await self.join(SALLE_GROUP)
         await self.accept()
         await self.heartbeat()
@@ -82,19 +91,53 @@ class SalleConsumer(UserSocket):
     async def heartbeat(self):
         await _render(services.tables_seen_by)(self.scope["user"])
 
+    async def receive(self, text_data=None, bytes_data=None):
+        message = salle_page_message(text_data) if self.groups_joined else None
+        if message is None:
+            await super().receive(text_data=text_data, bytes_data=bytes_data)
+            return
+        self.page, self.nav = message
+        await self.send_salle()  # the page got it over HTTP, but it drops older pushes
+
     async def disconnect(self, code):
         if self.groups_joined:
             await self.heartbeat()  # the 10 minutes of an unwatched table start now
         await super().disconnect(code)
 
     async def salle_changed(self, event):
-        await self.send_salle(started_table_id=event.get("started_table_id"))
+        started = event.get("started_table_id")
+        await self.send_salle(started_table_ids=() if started is None else (started,))
 
-    async def send_salle(self, started_table_id=None):
-        html = await _render(rendering.salle_fragment)(
-            self.scope["user"], started_table_id=started_table_id
+    async def send_salle(self, started_table_ids=()):
+        page = self.page
+        html, shown = await _render(rendering.salle_fragment)(
+            self.scope["user"], page=page, nav=self.nav, started_table_ids=started_table_ids
         )
+        if self.page == page:  # fewer pages now: the pushes stay on the last one
+            self.page = shown
         await self.send(text_data=html)
+
+
+def page_number(values) -> int:
+    """A page of the salle from a query string's values or a message's field (1 if none)."""
+    value = values[0] if isinstance(values, list) and values else values
+    try:
+        page = int(value)
+    except (TypeError, ValueError):
+        return 1
+    return page if page > 0 else 1
+
+
+def salle_page_message(text_data) -> tuple[int, int] | None:
+    """(page, nav) of a {"type": "salle.page"} message from the salle page, else None."""
+    try:
+        message = json.loads(text_data or "")
+    except ValueError:
+        return None
+    if not isinstance(message, dict) or message.get("type") != "salle.page":
+        return None
+    nav = message.get("nav")
+    return page_number(message.get("page")), nav if isinstance(nav, int) and nav >= 0 else 0
 
 
 class TableConsumer(UserSocket):

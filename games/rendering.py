@@ -1,6 +1,8 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+from collections.abc import Collection
+
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -10,15 +12,41 @@ from games import engine, presence, presentation, selectors, snapshots
 from games.models import Game, Table
 
 
-def salle_context(user) -> dict:
-    my_seat = selectors.active_seat_for_user(user)
-    tables = selectors.salle_tables()
+def salle_context(user, page: int = 1) -> dict:
+    """The salle as one player sees it: their own table first, then one page of the other open
+    tables (selectors.SALLE_PAGE_SIZE), and the number of parties in play. Bounded: the same
+    queries and at most one page of tables whatever the number of tables."""
+    salle = selectors.salle_page(user, page)
     return {
-        "tables": [{"table": t, "seats": selectors.seat_views(t)} for t in tables],
-        "my_seat": my_seat,
+        "my_seat": salle.my_seat,
+        "my_table": _table_item(salle.my_table) if salle.my_table is not None else None,
+        "tables": [_table_item(t) for t in salle.tables],
+        "page": salle.page,
+        "pages": salle.pages,
+        # the salle's forms post back the page they were on, so the answer shows that page
+        "page_query": f"?page={salle.page}" if salle.page > 1 else "",
+        "previous_url": salle_url(salle.page - 1) if salle.page > 1 else None,
+        "next_url": salle_url(salle.page + 1) if salle.page < salle.pages else None,
+        "socket_url": salle_socket_url(salle.page),
+        "open_count": salle.open_count,
+        "playing_count": salle.playing_count,
         "kings_choices": Table.Kings.choices,
         "heartbeat_ms": heartbeat_ms(),
     }
+
+
+def _table_item(table: Table) -> dict:
+    return {"table": table, "seats": selectors.seat_views(table)}
+
+
+def salle_url(page: int = 1) -> str:
+    salle = reverse("games:salle")
+    return f"{salle}?page={page}" if page > 1 else salle
+
+
+def salle_socket_url(page: int = 1) -> str:
+    """The salle page's socket; its pushes refresh this page of tables (SalleConsumer)."""
+    return f"/ws/salle/?page={page}" if page > 1 else "/ws/salle/"
 
 
 def heartbeat_ms() -> int:
@@ -26,21 +54,26 @@ def heartbeat_ms() -> int:
     return int(settings.HEARTBEAT_SECONDS * 1000)
 
 
-def salle_fragment(user, *, started_table_id: int | None = None) -> str:
-    """The #salle fragment for one user, as the consumer pushes it. If the table that has just
-    started is the user's, the fragment carries the table page address and the page goes there."""
-    context = salle_context(user)
+def salle_fragment(
+    user, *, page: int = 1, nav: int = 0, started_table_ids: Collection[int] = ()
+) -> tuple[str, int]:
+    """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
+    one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
+    script: the number of page changes the socket had been told of (salle.html). If the user's
+    table is among the tables that have just started, the fragment carries the table page
+    address and the page goes there."""
+    context = salle_context(user, page)
     context["user"] = user
     context["pushed"] = True
+    context["nav"] = nav
     my_seat = context["my_seat"]
     if (
-        started_table_id is not None
-        and my_seat is not None
-        and my_seat.table_id == started_table_id
+        my_seat is not None
+        and my_seat.table_id in started_table_ids
         and my_seat.table.status == Table.Status.PLAYING
     ):
-        context["redirect_to"] = reverse("games:table", args=[started_table_id])
-    return render_to_string("games/salle.html#salle", context)
+        context["redirect_to"] = reverse("games:table", args=[my_seat.table_id])
+    return render_to_string("games/salle.html#salle", context), context["page"]
 
 
 # ---------------------------------------------------------------- the live table

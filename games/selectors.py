@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, prefetch_related_objects
 
 from games.models import SEAT_COUNT, Game, GameSeat, Seat, Table
 
@@ -24,22 +24,67 @@ def seat_views(table: Table) -> list[SeatView]:
     return [SeatView(n, n % 2, by_number.get(n)) for n in range(SEAT_COUNT)]
 
 
-def salle_tables() -> list[Table]:
-    """Open and playing tables, newest first, with their seats and players."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
-    return list(
+SALLE_PAGE_SIZE = 20  # open tables per page of the salle
+
+
+@dataclass(frozen=True)
+class SallePage:
+    """What one player's salle shows: their own table (first, whatever the page), one page of
+    the other open tables (newest first), and how many parties are being played."""
+
+    my_seat: Seat | None
+    my_table: Table | None  # open or playing, with its seats and host
+    tables: list[Table]  # this page of the other open tables, with their seats and hosts
+    page: int  # 1-based, clamped to the pages there are
+    pages: int  # at least 1
+    open_count: int  # open tables besides the player's own
+    playing_count: int  # tables in play, the player's own included
+
+
+def salle_page(user, page: int = 1) -> SallePage:
+    """One page of the salle, in four queries whatever the number of tables: the user's seat
+    (with its table and host), the counts of open and playing tables, the page, the seats."""
+    my_seat = active_seat_for_user(user, with_host=True)
+    my_table = my_seat.table if my_seat is not None else None
+    counts = dict(
         Table.objects.filter(status__in=Table.ACTIVE_STATUSES)
-        .select_related("host")
-        .prefetch_related(seats)
-        .order_by("-created")
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    open_count = counts.get(Table.Status.OPEN, 0)
+    if my_table is not None and my_table.status == Table.Status.OPEN:
+        open_count -= 1
+    pages = max(1, -(-open_count // SALLE_PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * SALLE_PAGE_SIZE
+    others = Table.objects.filter(status=Table.Status.OPEN).select_related("host")
+    if my_table is not None:
+        others = others.exclude(pk=my_table.pk)
+    tables = list(others.order_by("-created", "-pk")[start : start + SALLE_PAGE_SIZE])
+    prefetch_related_objects([t for t in (my_table, *tables) if t is not None], _seats())
+    return SallePage(
+        my_seat=my_seat,
+        my_table=my_table,
+        tables=tables,
+        page=page,
+        pages=pages,
+        open_count=open_count,
+        playing_count=counts.get(Table.Status.PLAYING, 0),
     )
 
 
-def active_seat_for_user(user) -> Seat | None:
-    """The seat the user holds at an open or playing table, if any."""
+def _seats() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
+
+
+def active_seat_for_user(user, *, with_host: bool = False) -> Seat | None:
+    """The seat the user holds at an open or playing table, if any (with its table, and the
+    table's host if asked)."""
     if not user.is_authenticated:
         return None
-    return Seat.objects.filter(user=user, active=True).select_related("table").first()
+    related = "table__host" if with_host else "table"
+    return Seat.objects.filter(user=user, active=True).select_related(related).first()
 
 
 def table_for_player(*, user, table_id: int) -> Table | None:

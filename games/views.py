@@ -30,7 +30,11 @@ def rules(request):
 
 @require_GET
 def salle(request):
-    return render(request, "games/salle.html", salle_context(request.user))
+    """The salle page; with htmx (the Tables précédentes / suivantes links) only #salle."""
+    context = salle_context(request.user, _page(request))
+    if request.htmx:
+        return render(request, "games/salle.html#salle-response", context)
+    return render(request, "games/salle.html", context)
 
 
 @require_POST
@@ -119,10 +123,19 @@ def _act(request, service, **kwargs):
 
 
 def _salle_response(request):
-    """htmx: the fresh #salle fragment plus the messages out of band; otherwise the salle page."""
+    """htmx: the fresh #salle fragment plus the messages out of band; otherwise the salle page.
+    Either shows the page of tables the form was on (its ?page=)."""
+    page = _page(request)
     if request.htmx:
-        return render(request, "games/salle.html#salle-response", salle_context(request.user))
-    return redirect("games:salle")
+        return render(request, "games/salle.html#salle-response", salle_context(request.user, page))
+    return redirect(rendering.salle_url(page))
+
+
+def _page(request) -> int:
+    """The ?page= of the salle: 1 when absent or not a number; past the last page, the last
+    (selectors.salle_page)."""
+    page = _int_or_none(request.GET.get("page"))
+    return page if page is not None and page > 0 else 1
 
 
 def _int_or_none(value):

@@ -1,13 +1,19 @@
 """The live salle over a real WebSocket stack (origin check, session auth, Redis channel layer)."""
 
+import json
+import re
 import time
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import services
+from games.broadcast import SALLE_GROUP
+from games.models import Seat, Table
+from games.selectors import SALLE_PAGE_SIZE
 from musweb.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,11 +27,11 @@ def session_cookie(user):
     return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
 
 
-async def connect(user=None, *, origin=ORIGIN):
+async def connect(user=None, *, origin=ORIGIN, path="/ws/salle/"):
     headers = [origin] if origin else []
     if user is not None:
         headers.append(await session_cookie(user))
-    communicator = WebsocketCommunicator(application, "/ws/salle/", headers=headers)
+    communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
 
@@ -102,7 +108,8 @@ async def test_start_sends_seated_players_to_the_table_and_not_the_others(
     assert f'data-redirect="/tables/{full_table.pk}/"' in await next_salle(seated)
     html = await next_salle(watcher)
     assert "data-redirect" not in html
-    assert "en jeu" in html
+    assert f'id="table-{full_table.pk}"' not in html  # in play: counted, not listed
+    assert "1 partie en cours" in html
     await seated.disconnect()
     await watcher.disconnect()
 
@@ -113,4 +120,76 @@ async def test_a_refused_action_broadcasts_nothing(ane, bixente, open_table):
     with pytest.raises(services.SalleError):
         await database_sync_to_async(services.table_start)(user=bixente, table_id=open_table.pk)
     assert await communicator.receive_nothing(timeout=0.3)
+    await communicator.disconnect()
+
+
+# ---------------------------------------------------------------- pages
+
+
+@database_sync_to_async
+def open_tables(count, prefix="host"):
+    """`count` open tables, each with its host at seat 0, made in bulk; newest first."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    hosts = User.objects.bulk_create(
+        [User(username=f"{prefix}{i}", password="!") for i in range(count)]
+    )
+    tables = Table.objects.bulk_create([Table(host=host, kings=4) for host in hosts])
+    Seat.objects.bulk_create([Seat(table=t, user=t.host, number=0) for t in tables])
+    return [t.pk for t in reversed(tables)]
+
+
+def listed(html):
+    return [int(pk) for pk in re.findall(r'<li class="table-card[^"]*" id="table-(\d+)"', html)]
+
+
+async def salle_changed(**event):
+    await get_channel_layer().group_send(SALLE_GROUP, {"type": "salle.changed", **event})
+
+
+async def test_the_socket_pushes_the_page_of_its_address(bixente):
+    tables = await open_tables(SALLE_PAGE_SIZE + 2)
+    communicator, connected = await connect(bixente, path="/ws/salle/?page=2")
+    assert connected
+    html = await next_salle(communicator)
+    assert 'data-page="2"' in html
+    assert listed(html) == tables[SALLE_PAGE_SIZE:]
+    await communicator.disconnect()
+
+
+async def test_the_page_tells_the_socket_which_page_it_shows(bixente):
+    tables = await open_tables(SALLE_PAGE_SIZE + 2)
+    communicator, _ = await connect(bixente)
+    assert listed(await next_salle(communicator)) == tables[:SALLE_PAGE_SIZE]
+    await communicator.send_to(json.dumps({"type": "salle.page", "page": 2, "nav": 1}))
+    html = await next_salle(communicator)
+    assert 'data-page="2" data-pushed="1" data-nav="1"' in html
+    assert listed(html) == tables[SALLE_PAGE_SIZE:]
+    await salle_changed()  # later pushes refresh page 2 too
+    assert 'data-page="2"' in await next_salle(communicator)
+    await communicator.disconnect()
+
+
+async def test_a_page_that_empties_falls_back_to_the_last_one(bixente):
+    tables = await open_tables(SALLE_PAGE_SIZE + 1)
+    communicator, _ = await connect(bixente, path="/ws/salle/?page=2")
+    assert listed(await next_salle(communicator)) == tables[SALLE_PAGE_SIZE:]
+    await database_sync_to_async(Table.objects.filter(pk=tables[-1]).update)(status="closed")
+    await salle_changed()
+    assert 'data-page="1"' in await next_salle(communicator)
+    await open_tables(SALLE_PAGE_SIZE, prefix="later")
+    await salle_changed()  # page 2 is back, but the player looks at page 1
+    assert 'data-page="1"' in await next_salle(communicator)
+    await communicator.disconnect()
+
+
+async def test_anything_but_a_page_or_a_heartbeat_is_ignored(bixente):
+    communicator, _ = await connect(bixente)
+    await next_salle(communicator)
+    for junk in ("nonsense", "[]", '{"type": "salle.page"', json.dumps({"type": "other"})):
+        await communicator.send_to(junk)
+    assert await communicator.receive_nothing(timeout=0.4)
+    await communicator.send_to(json.dumps({"type": "salle.page", "page": "x", "nav": "y"}))
+    assert 'data-page="1" data-pushed="1" data-nav="0"' in await next_salle(communicator)
     await communicator.disconnect()

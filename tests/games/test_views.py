@@ -1,10 +1,13 @@
 """The salle over HTTP: full pages, htmx fragments, and every bad input answered in French."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import rendering, services
 from games.models import Seat, Table
+from games.selectors import SALLE_PAGE_SIZE
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -186,3 +189,143 @@ def test_table_page_is_for_seated_players_only(login, ane, full_table, make_user
     response = client.get(reverse("games:table", args=[full_table.pk]))
     assert response["Location"] == reverse("games:salle")
     assert "Seuls les joueurs assis" in client.get(response["Location"]).content.decode()
+
+
+# ---------------------------------------------------------------- a salle of many tables
+
+
+@pytest.fixture
+def many_tables(django_user_model):
+    """many_tables(n, status="open") -> n tables (oldest first), each with its host at seat 0,
+    made in bulk: the hosts are named host1, host2..."""
+    made = []
+
+    def make(count, status=Table.Status.OPEN):
+        names = [f"host{len(made) + i + 1}" for i in range(count)]
+        made.extend(names)
+        hosts = django_user_model.objects.bulk_create(
+            [django_user_model(username=name, password="!") for name in names]
+        )
+        tables = Table.objects.bulk_create(
+            [Table(host=host, kings=Table.Kings.FOUR, status=status) for host in hosts]
+        )
+        Seat.objects.bulk_create([Seat(table=t, user=t.host, number=0) for t in tables])
+        return tables
+
+    return make
+
+
+def listed(content):
+    """The ids of the table cards of a salle, in order."""
+    return [int(pk) for pk in re.findall(r'<li class="table-card[^"]*" id="table-(\d+)"', content)]
+
+
+def newest_first(tables):
+    return [t.pk for t in reversed(tables)]
+
+
+def test_salle_shows_the_open_tables_newest_first_a_page_at_a_time(login, bixente, many_tables):
+    tables = newest_first(many_tables(2 * SALLE_PAGE_SIZE + 5))
+    client = login(bixente)
+    first = client.get(reverse("games:salle")).content.decode()
+    assert listed(first) == tables[:SALLE_PAGE_SIZE]
+    assert f"{len(tables)} tables ouvertes" in first
+    assert "Page 1 sur 3" in first
+    assert 'rel="prev"' not in first
+    assert 'href="/salle/?page=2" hx-get="/salle/?page=2" hx-target="#salle"' in first
+    second = client.get(reverse("games:salle"), {"page": "2"}).content.decode()
+    assert listed(second) == tables[SALLE_PAGE_SIZE : 2 * SALLE_PAGE_SIZE]
+    assert 'href="/salle/" hx-get="/salle/"' in second  # Tables précédentes: the first page
+    assert 'ws-connect="/ws/salle/?page=2"' in second  # its pushes refresh page 2
+    last = client.get(reverse("games:salle"), {"page": "3"}).content.decode()
+    assert listed(last) == tables[2 * SALLE_PAGE_SIZE :]
+    assert 'rel="prev">Tables précédentes</a>' in last and 'rel="next"' not in last
+
+
+@pytest.mark.parametrize(("asked", "shown"), [("99", 3), ("0", 1), ("-2", 1), ("deux", 1)])
+def test_a_page_out_of_range_shows_the_nearest(login, bixente, many_tables, asked, shown):
+    many_tables(2 * SALLE_PAGE_SIZE + 1)
+    response = login(bixente).get(reverse("games:salle"), {"page": asked})
+    assert response.status_code == 200
+    assert f'data-page="{shown}"' in response.content.decode()
+
+
+def test_htmx_page_link_returns_only_the_salle_fragment(login, bixente, many_tables):
+    tables = newest_first(many_tables(SALLE_PAGE_SIZE + 3))
+    response = login(bixente).get(reverse("games:salle"), {"page": "2"}, headers=HTMX)
+    content = response.content.decode()
+    assert content.lstrip().startswith('<div id="salle" class="salle" data-page="2"')
+    assert "<html" not in content and "ws-connect" not in content
+    assert listed(content) == tables[SALLE_PAGE_SIZE:]
+
+
+def test_my_table_comes_first_whatever_the_page(login, bixente, many_tables):
+    oldest = many_tables(1)[0]  # the last table of the last page
+    others = newest_first(many_tables(2 * SALLE_PAGE_SIZE))
+    services.seat_take(user=bixente, table_id=oldest.pk, number=1)
+    client = login(bixente)
+    for page, expected in ((1, others[:SALLE_PAGE_SIZE]), (2, others[SALLE_PAGE_SIZE:])):
+        content = client.get(reverse("games:salle"), {"page": page}).content.decode()
+        assert listed(content) == [oldest.pk, *expected]
+        assert "Votre table" in content
+        assert f"{len(others)} tables ouvertes (sans compter la vôtre)" in content
+        assert "Page 3" not in content  # the player's own table is not counted in the pages
+
+
+def test_tables_in_play_are_counted_not_listed(login, cast, full_table, many_tables, make_user):
+    many_tables(3, status=Table.Status.PLAYING)
+    services.table_start(user=cast[0], table_id=full_table.pk)
+    open_ones = newest_first(many_tables(2))
+    watcher = login(make_user("eneko")).get(reverse("games:salle")).content.decode()
+    assert listed(watcher) == open_ones
+    assert "4 parties en cours" in watcher
+    player = login(cast[2]).get(reverse("games:salle")).content.decode()
+    assert listed(player) == [full_table.pk, *open_ones]  # their own table, in play, on top
+    assert "Rejoindre la partie" in player
+
+
+def test_no_open_table_but_parties_in_play(login, bixente, many_tables):
+    many_tables(1, status=Table.Status.PLAYING)
+    content = login(bixente).get(reverse("games:salle")).content.decode()
+    assert "Aucune table ouverte pour l’instant" in content
+    assert "1 partie en cours" in content
+
+
+def test_the_forms_answer_with_the_page_they_were_on(login, bixente, many_tables):
+    tables = newest_first(many_tables(SALLE_PAGE_SIZE + 3))
+    client = login(bixente)
+    page = client.get(reverse("games:salle"), {"page": "2"}).content.decode()
+    seat_url = reverse("games:seat_take", args=[tables[-1]]) + "?page=2"
+    assert f'hx-post="{seat_url}"' in page
+    answer = client.post(seat_url, {"number": "2"}, headers=HTMX).content.decode()
+    assert 'data-page="2"' in answer
+    assert listed(answer)[0] == tables[-1]  # now their table, on top
+    leave_url = reverse("games:seat_leave", args=[tables[-1]]) + "?page=2"
+    response = client.post(leave_url)  # without htmx: back to the same page
+    assert response["Location"] == "/salle/?page=2"
+
+
+@pytest.mark.parametrize("count", [5, 60])
+@pytest.mark.parametrize("seated", [False, True], ids=["watcher", "seated"])
+def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
+    django_assert_num_queries, bixente, many_tables, count, seated
+):
+    tables = many_tables(count)
+    many_tables(count // 2, status=Table.Status.PLAYING)
+    if seated:
+        services.seat_take(user=bixente, table_id=tables[0].pk, number=1)
+    # the seat (with its table and host), the counts, one page of tables, their seats
+    with django_assert_num_queries(4):
+        html, page = rendering.salle_fragment(bixente)
+    others = count - 1 if seated else count
+    assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
+
+
+@pytest.mark.parametrize("count", [5, 60])
+def test_the_salle_page_link_costs_the_same_queries_whatever_the_tables(
+    django_assert_num_queries, login, bixente, many_tables, count
+):
+    many_tables(count)
+    client = login(bixente)
+    with django_assert_num_queries(6):  # the session and the user, then the salle's four
+        client.get(reverse("games:salle"), {"page": "2"}, headers=HTMX)
