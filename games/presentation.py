@@ -70,12 +70,21 @@ QUICK_BETS: tuple[int, ...] = (2, 5, 10)
 # ---------------------------------------------------------------- small helpers
 
 
-def card_view(code: str) -> dict:
-    """Everything a template needs to draw one face-up card."""
+#: With eight kings, threes are kings and twos are aces ("Quatre ou huit rois" in the rules).
+EIGHT_KINGS_COUNTS_AS: dict[int, str] = {3: "roi", 2: "as"}
+
+
+def card_view(code: str, kings: int | None = 4) -> dict:
+    """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
+    three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
+    under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
     rank = labels.card_rank(code)
+    counts_as = EIGHT_KINGS_COUNTS_AS.get(rank, "") if kings == 8 else ""
+    name = labels.card_name(code)
     return {
         "code": code,
-        "name": labels.card_name(code),
+        "name": f"{name} (compte comme un {counts_as})" if counts_as else name,
+        "counts_as": counts_as,
         "glyph": labels.card_glyph(code),
         "letter": labels.RANK_LETTERS.get(rank, ""),
         "suit": labels.SUIT_SLUGS[labels.card_suit(code)],
@@ -405,6 +414,7 @@ def build_score_screen(
     if observation.get("status") not in ("hand_over", "finished"):
         return None
     shown = observation.get("hands_shown")
+    kings = observation.get("kings")
     hands = []
     for offset in range(4):
         seat = (viewer + offset) % 4
@@ -416,7 +426,7 @@ def build_score_screen(
                 "relation": RELATIONS[POSITIONS[offset]],
                 "team_label": teams[team_of(seat)],
                 "is_mano": observation.get("mano") == seat,
-                "cards": [card_view(c) for c in cards] if cards else [],
+                "cards": [card_view(c, kings) for c in cards] if cards else [],
             }
         )
     records = observation.get("lances")
@@ -519,7 +529,7 @@ def build_table(
         "by_position": {s["position"]: s for s in seats},
         "turn": turn,
         "scoreboard": scoreboard,
-        "my_cards": [card_view(c) for c in my_cards],
+        "my_cards": [card_view(c, observation.get("kings")) for c in my_cards],
         "can_discard": "discard" in legal_types,
         "lance_status": build_lance_status(observation, players, teams),
         "log": build_log(observation, players, teams),

@@ -188,11 +188,36 @@ def test_declarations_shown():
 
 
 def test_my_four_cards_with_labels_and_backs_for_the_others():
-    html = render_page(O.betting_open(0), P, 0)
+    html = render_page(dict(O.betting_open(0), kings=4), P, 0)
     for label in ("Roi de deniers", "Trois de coupes", "Sept d&#x27;épées", "As de bâtons"):
         assert f'aria-label="{label}"' in html
     assert html.count("card card--back") == 12
     assert codes_in(html) == set(O.HANDS[0])
+    assert "compte comme" not in html and "<small>= " not in html
+
+
+def card_faces(html: str) -> dict[str, tuple[str, str]]:
+    """{card code: (screen-reader name, small text of its corner)} of the faces in `html`."""
+    found = re.findall(
+        r'data-card="(\w+)" role="img" aria-label="([^"]+)">'
+        r'<span class="card__corner" aria-hidden="true">\w+<small>([^<]*)</small>',
+        html,
+    )
+    return {code: (name.replace("&#x27;", "'"), small) for code, name, small in found}
+
+
+def test_with_eight_kings_threes_and_twos_say_what_they_count_as():
+    # seat 0 holds 12o 3c 7e 1b, seat 2 holds 12c 2o 5e 6b (tests.presentation.observations)
+    faces = card_faces(render_partial("my-hand", O.base(0, kings=8), P, 0))
+    assert faces["3c"] == ("Trois de coupes (compte comme un roi)", "= roi")
+    assert faces["12o"] == ("Roi de deniers", "R") and faces["7e"] == ("Sept d'épées", "")
+    assert faces["1b"] == ("As de bâtons", "As")
+    faces = card_faces(render_partial("my-hand", O.discard(2), P, 2))  # the checkbox faces too
+    assert faces["2o"] == ("Deux de deniers (compte comme un as)", "= as")
+    shown = card_faces(render_partial("score-screen", O.hand_over(1), P, 1))
+    assert shown["3c"][1] == "= roi" and shown["2o"][1] == "= as"
+    with_four = card_faces(render_partial("score-screen", dict(O.hand_over(1), kings=4), P, 1))
+    assert with_four["3c"] == ("Trois de coupes", "") and with_four["2o"][1] == ""
 
 
 @pytest.mark.parametrize("viewer", range(4))
