@@ -9,7 +9,9 @@ socket refreshes its SeatConnection, the salle socket its player's open table (g
 games.services.tables_seen_by). Anything else sent up the socket is ignored: writes go over
 HTTP."""
 
+import asyncio
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -20,6 +22,10 @@ from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.heartbeats import HEARTBEATS
 
 KICKED_CLOSE_CODE = 4003
+# A salle socket renders at most once per PUSH_WINDOW seconds, plus the render running.
+PUSH_WINDOW = 0.25
+
+log = logging.getLogger(__name__)
 
 
 def _render(function):
@@ -69,24 +75,32 @@ class UserSocket(AsyncWebsocketConsumer):
 
 class SalleConsumer(UserSocket):
     """Pushes the #salle fragment (an htmx out-of-band swap) to one logged-in user: on connect,
-    so a (re)connect always gets a full render, then at every "salle changed" event.
+    so a (re)connect always gets a full render, then after "salle changed" events.
 
     The pushes show the page of tables the player looks at: the socket address's ?page=, then
     the page the page's script reports after a Tables précédentes / suivantes link
-    ({"type": "salle.page", "page": n, "nav": k}; pushes echo k, see salle.html)."""
+    ({"type": "salle.page", "page": n, "nav": k}; pushes echo k, see salle.html).
+
+    Coalesced: the first change renders at once; changes that come while that render runs or
+    within PUSH_WINDOW after it make one more render at the end, never one per event. The
+    tables that started meanwhile all go into that render, so a seated player's redirect to
+    the table page is never lost."""
 
     page = 1
     nav = 0
+    dirty = False
+    pusher: asyncio.Task | None = None
 
     async def connect(self):
         if self.authenticated_user() is None:
             await self.close()
             return
         self.page = page_number(parse_qs(self.scope.get("query_string", b"").decode()).get("page"))
+        self.started_table_ids: set[int] = set()
         await self.join(SALLE_GROUP)
         await self.accept()
         await self.heartbeat()
-        await self.send_salle()
+        self.push()
 
     async def heartbeat(self):
         await _render(services.tables_seen_by)(self.scope["user"])
@@ -97,22 +111,55 @@ class SalleConsumer(UserSocket):
             await super().receive(text_data=text_data, bytes_data=bytes_data)
             return
         self.page, self.nav = message
-        await self.send_salle()  # the page got it over HTTP, but it drops older pushes
+        self.push()  # the page got it over HTTP, but a push it drops meanwhile may be newer
 
     async def disconnect(self, code):
+        self.stop_pushing()
         if self.groups_joined:
             await self.heartbeat()  # the 10 minutes of an unwatched table start now
         await super().disconnect(code)
 
+    async def user_kicked(self, event):
+        self.stop_pushing()  # no salle after the redirect to the login page
+        await super().user_kicked(event)
+
     async def salle_changed(self, event):
         started = event.get("started_table_id")
-        await self.send_salle(started_table_ids=() if started is None else (started,))
+        if started is not None:
+            self.started_table_ids.add(started)
+        self.push()
 
-    async def send_salle(self, started_table_ids=()):
-        page = self.page
-        html, shown = await _render(rendering.salle_fragment)(
-            self.scope["user"], page=page, nav=self.nav, started_table_ids=started_table_ids
-        )
+    def push(self):
+        """A render is due: now if none runs, else once more when the running one (and its
+        window) ends."""
+        self.dirty = True
+        if self.pusher is None or self.pusher.done():
+            self.pusher = asyncio.create_task(self.push_while_dirty())
+
+    def stop_pushing(self):
+        if self.pusher is not None:
+            self.pusher.cancel()
+            self.pusher = None
+
+    async def push_while_dirty(self):
+        try:
+            while self.dirty:
+                self.dirty = False
+                await self.send_salle()
+                await asyncio.sleep(PUSH_WINDOW)  # changes meanwhile: one render after
+        except Exception:  # a failed render: close, the page reconnects for a full render
+            log.exception("salle push to user %s failed", self.scope["user"].pk)
+            await self.close(code=1011)
+
+    async def send_salle(self):
+        page, started, self.started_table_ids = self.page, self.started_table_ids, set()
+        try:
+            html, shown = await _render(rendering.salle_fragment)(
+                self.scope["user"], page=page, nav=self.nav, started_table_ids=started
+            )
+        except BaseException:
+            self.started_table_ids |= started  # not sent: the next render carries them
+            raise
         if self.page == page:  # fewer pages now: the pushes stay on the last one
             self.page = shown
         await self.send(text_data=html)

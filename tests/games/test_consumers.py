@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import services
+from games import consumers, rendering, services
 from games.broadcast import SALLE_GROUP
 from games.models import Seat, Table
 from games.selectors import SALLE_PAGE_SIZE
@@ -123,7 +123,7 @@ async def test_a_refused_action_broadcasts_nothing(ane, bixente, open_table):
     await communicator.disconnect()
 
 
-# ---------------------------------------------------------------- pages
+# ---------------------------------------------------------------- pages and coalesced pushes
 
 
 @database_sync_to_async
@@ -144,8 +144,28 @@ def listed(html):
     return [int(pk) for pk in re.findall(r'<li class="table-card[^"]*" id="table-(\d+)"', html)]
 
 
+async def all_pushes(communicator, quiet=0.6):
+    """Every push until the socket has been quiet for `quiet` seconds."""
+    pushes = []
+    while not await communicator.receive_nothing(timeout=quiet):
+        pushes.append(await communicator.receive_from())
+    return pushes
+
+
 async def salle_changed(**event):
     await get_channel_layer().group_send(SALLE_GROUP, {"type": "salle.changed", **event})
+
+
+def count_renders(monkeypatch):
+    calls = []
+    render = rendering.salle_fragment
+
+    def counted(user, **kwargs):
+        calls.append(kwargs)
+        return render(user, **kwargs)
+
+    monkeypatch.setattr(rendering, "salle_fragment", counted)
+    return calls
 
 
 async def test_the_socket_pushes_the_page_of_its_address(bixente):
@@ -182,6 +202,56 @@ async def test_a_page_that_empties_falls_back_to_the_last_one(bixente):
     await salle_changed()  # page 2 is back, but the player looks at page 1
     assert 'data-page="1"' in await next_salle(communicator)
     await communicator.disconnect()
+
+
+async def test_a_burst_of_changes_is_rendered_once_or_twice_with_the_last_change(
+    bixente, monkeypatch
+):
+    renders = count_renders(monkeypatch)
+    communicator, _ = await connect(bixente)
+    await next_salle(communicator)
+    tables = await open_tables(10)
+    for _ in range(10):
+        await salle_changed()
+    pushes = await all_pushes(communicator)
+    assert 1 <= len(pushes) <= 2
+    assert listed(pushes[-1]) == tables  # the last push shows every change
+    assert len(renders) == 1 + len(pushes)
+    await communicator.disconnect()
+
+
+async def test_a_change_during_the_window_is_pushed_at_its_end(bixente, monkeypatch):
+    monkeypatch.setattr(consumers, "PUSH_WINDOW", 0.5)
+    communicator, _ = await connect(bixente)
+    await next_salle(communicator)  # the window after this render is open
+    started = time.monotonic()
+    tables = await open_tables(1)
+    await salle_changed()
+    assert listed(await next_salle(communicator)) == tables
+    assert time.monotonic() - started < 1
+    assert await communicator.receive_nothing(timeout=0.7)
+    await communicator.disconnect()
+
+
+async def test_a_coalesced_start_still_sends_its_seated_players_to_the_table(
+    ane, bixente, full_table, make_user, monkeypatch
+):
+    monkeypatch.setattr(consumers, "PUSH_WINDOW", 0.5)
+    eneko = await database_sync_to_async(make_user)("eneko")
+    seated, _ = await connect(bixente)
+    watcher, _ = await connect(eneko)
+    await next_salle(seated)
+    await next_salle(watcher)
+    await salle_changed()
+    await database_sync_to_async(services.table_start)(user=ane, table_id=full_table.pk)
+    await salle_changed()
+    await salle_changed()
+    pushes = await all_pushes(seated, quiet=0.8)
+    assert len(pushes) == 1  # the four changes, rendered once at the window's end
+    assert f'data-redirect="/tables/{full_table.pk}/"' in pushes[0]
+    assert all("data-redirect" not in html for html in await all_pushes(watcher, quiet=0.8))
+    await seated.disconnect()
+    await watcher.disconnect()
 
 
 async def test_anything_but_a_page_or_a_heartbeat_is_ignored(bixente):
