@@ -86,8 +86,8 @@ def _hand_view(number, hand, record, state, players, teams) -> dict:
                 "number": seat,
                 "player": players[seat],
                 "team": seat % 2 + 1,
-                "dealt": [card_view(code) for code in hand["dealt"][seat]],
-                "final": [card_view(code) for code in final[seat]],
+                "dealt": [card_view(code, state["kings"]) for code in hand["dealt"][seat]],
+                "final": [card_view(code, state["kings"]) for code in final[seat]],
             }
             for seat in range(4)
         ],

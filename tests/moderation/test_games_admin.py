@@ -7,6 +7,7 @@ from django.utils.html import escape
 
 from games import engine, play
 from games.engine import SeededShuffler
+from games.engine.cards import CARD_CODES
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.presentation import card_view
 from moderation import services
@@ -259,3 +260,16 @@ def test_the_user_page_lists_their_parties_and_results(game, maite, login, camil
     assert "parties jouées" in html.lower()
     assert reverse("admin:games_game_change", args=[game.pk]) in html
     assert "annulée" in html
+
+
+def test_rejouer_in_8_rois_says_what_threes_and_twos_count_as(full_table, mikel, login):
+    Table.objects.filter(pk=full_table.pk).update(kings=Table.Kings.EIGHT)
+    full_table.refresh_from_db()
+    deck = sorted(CARD_CODES, key=lambda code: code[0] not in "23")  # the 3s and 2s dealt
+    game = start_game(full_table, decks=[deck], first_mano=0)
+    html = login(mikel).get(reverse("admin:games_game_replay", args=[game.pk])).content.decode()
+    dealt = [code for cards in game.state["hand"]["cards"] for code in cards]
+    assert {"3o", "2o"} <= set(dealt)
+    assert 'aria-label="Trois de deniers (compte comme un roi)"' in html
+    for code in dealt:
+        assert f'aria-label="{escape(card_view(code, 8)["name"])}"' in html
