@@ -3,6 +3,7 @@ free of Django):
 
     python -m bench.dbtool users N PASSWORD   create bench0000..bench{N-1} (pre-hashed password)
     python -m bench.dbtool games              one JSON line: every game's state summary
+    python -m bench.dbtool ended TABLE_ID     one JSON line: its game's status and end time
 """
 
 import json
@@ -46,12 +47,23 @@ def games_summary() -> dict:
     return out
 
 
+def game_end(table_id: int) -> dict:
+    """The status of a table's game and when its log's end row was written (epoch seconds)."""
+    from games.models import Game, GameAction
+
+    game = Game.objects.get(table_id=table_id)
+    end = GameAction.objects.filter(game=game, kind=GameAction.Kind.END).first()
+    return {"status": game.status, "ended_at": end.at.timestamp() if end else None}
+
+
 def main(argv: list[str]) -> None:
     django.setup()
     if argv[0] == "users":
         create_users(int(argv[1]), argv[2])
     elif argv[0] == "games":
         print(json.dumps(games_summary()))
+    elif argv[0] == "ended":
+        print(json.dumps(game_end(int(argv[1]))))
     else:
         raise SystemExit(__doc__)
 

@@ -331,9 +331,15 @@ async def main_async(args, stack: Stack) -> dict:
     stack.start_redis()
     stack.prepare_database()
     stack.start_celery()
-    for server in args.servers:
-        await bench.per_server(server)
-    await bench.split(args.servers[0])
+    if args.only_faults:  # seat the players, then the faults scenario alone
+        port = free_port()
+        stack.start_web("web", args.servers[0], port)
+        await bench.setup(port)
+        stack.stop("web")
+    else:
+        for server in args.servers:
+            await bench.per_server(server)
+        await bench.split(args.servers[0])
     if not args.no_faults:
         from bench import faults
 
@@ -356,6 +362,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", default=os.environ.get("QUICK") == "1")
     parser.add_argument("--servers", nargs="+", default=["daphne", "uvicorn"])
     parser.add_argument("--no-faults", action="store_true")
+    parser.add_argument("--only-faults", action="store_true", help="scenario 6 alone")
     parser.add_argument("--keep-db", action="store_true")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="barajamos-bench-"))
