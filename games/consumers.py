@@ -99,11 +99,15 @@ class SalleConsumer(UserSocket):
         self.started_table_ids: set[int] = set()
         await self.join(SALLE_GROUP)
         await self.accept()
-        await self.heartbeat()
+        await self.tables_seen()
         self.push()
 
+    async def tables_seen(self):
+        await _render(services.tables_seen_by)([self.scope["user"].pk])
+
     async def heartbeat(self):
-        await _render(services.tables_seen_by)(self.scope["user"])
+        """Marked in memory, written with the others once a second (games.heartbeats)."""
+        HEARTBEATS.salle_beat(self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None):
         message = salle_page_message(text_data) if self.groups_joined else None
@@ -116,7 +120,7 @@ class SalleConsumer(UserSocket):
     async def disconnect(self, code):
         self.stop_pushing()
         if self.groups_joined:
-            await self.heartbeat()  # the 10 minutes of an unwatched table start now
+            await self.tables_seen()  # the 10 minutes of an unwatched table start now
         await super().disconnect(code)
 
     async def user_kicked(self, event):

@@ -1,13 +1,14 @@
-"""The heartbeats of this web process's table sockets, written together.
+"""The heartbeats of this web process's sockets, written together.
 
 Each page sends a heartbeat every HEARTBEAT_SECONDS; with a thousand players that would be fifty
 UPDATEs a second, each through a thread of its own. Here a heartbeat only marks its socket in
-memory, and every HEARTBEAT_FLUSH_SECONDS one call of `presence.server_alive` writes them all
-and says that this process is alive, which lets the sweep drop the sockets of a process that
-died (games.presence). The writes run on a thread of their own so that a busy render pool never
-delays them past WEB_PROCESS_LIMIT_SECONDS.
+memory, and every HEARTBEAT_FLUSH_SECONDS one write records them all: the table sockets' and
+this process's "alive" (`presence.server_alive`, which lets the sweep drop the sockets of a
+process that died), and the open tables the salle sockets' players sit at
+(`services.tables_seen_by`). The writes run on a thread of their own so that a busy render pool
+never delays them past WEB_PROCESS_LIMIT_SECONDS.
 
-One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first table socket on the
+One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first socket on the
 running event loop.
 """
 
@@ -19,19 +20,25 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import presence
+from games import presence, services
 
 log = logging.getLogger(__name__)
 
+
+def _write(heard: set[str], salle_users: set[int]) -> set[str]:
+    if salle_users:
+        services.tables_seen_by(salle_users)
+    return presence.server_alive(server=presence.server_id(), heard=heard)
+
+
 _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeats")
-_server_alive = database_sync_to_async(
-    presence.server_alive, thread_sensitive=False, executor=_writer
-)
+_write_async = database_sync_to_async(_write, thread_sensitive=False, executor=_writer)
 
 
 class Heartbeats:
     def __init__(self):
         self.heard: set[str] = set()
+        self.salle_users: set[int] = set()
         self.on_lost: dict[str, Callable[[], Awaitable]] = {}
         self.loop_task: asyncio.Task | None = None
         self.pending: set[asyncio.Task] = set()  # strong references to the re-recordings
@@ -56,14 +63,21 @@ class Heartbeats:
         if channel_name in self.on_lost:
             self.heard.add(channel_name)
 
+    def salle_beat(self, user_id: int) -> None:
+        """A salle socket's heartbeat: its player's open table is being looked at."""
+        self.salle_users.add(user_id)
+        self._ensure_running()
+
     async def flush(self) -> None:
         """Write the heartbeats heard since the last flush, and this process's "alive"."""
         heard, self.heard = self.heard, set()
+        salle_users, self.salle_users = self.salle_users, set()
         try:
-            lost = await _server_alive(server=presence.server_id(), heard=heard)
+            lost = await _write_async(heard, salle_users)
         except Exception:
             log.exception("heartbeats not written; trying again at the next flush")
             self.heard |= heard
+            self.salle_users |= salle_users
             return
         for channel_name in lost:
             if (on_lost := self.on_lost.get(channel_name)) is not None:

@@ -98,11 +98,12 @@ def table_start(*, user, table_id: int, decks=None, first_mano: int | None = Non
     return table
 
 
-def tables_seen_by(user, *, now=None) -> int:
-    """The user has the salle open: the open table where they sit is being looked at (one
-    UPDATE, by SalleConsumer on connect, heartbeat and disconnect)."""
+def tables_seen_by(user_ids, *, now=None) -> int:
+    """These users have the salle open: the open tables where they sit are being looked at.
+    One UPDATE whatever their number (SalleConsumer on connect and disconnect; their
+    heartbeats, written once a second by games.heartbeats)."""
     now = now or timezone.now()
-    seated = Seat.objects.filter(user_id=user.pk, active=True).values("table_id")
+    seated = Seat.objects.filter(user_id__in=list(user_ids), active=True).values("table_id")
     return Table.objects.filter(pk__in=seated, status=Table.Status.OPEN).update(last_seen=now)
 
 

@@ -1,14 +1,17 @@
 """The live salle over a real WebSocket stack (origin check, session auth, Redis channel layer)."""
 
+import asyncio
 import json
 import re
 import time
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 
 from games import consumers, rendering, services
 from games.broadcast import SALLE_GROUP
@@ -263,3 +266,25 @@ async def test_anything_but_a_page_or_a_heartbeat_is_ignored(bixente):
     await communicator.send_to(json.dumps({"type": "salle.page", "page": "x", "nav": "y"}))
     assert 'data-page="1" data-pushed="1" data-nav="0"' in await next_salle(communicator)
     await communicator.disconnect()
+
+
+async def test_salle_heartbeats_keep_the_players_open_tables_watched_at_the_next_flush(
+    open_table, ane, bixente
+):
+    """Three sockets' heartbeats reach the database together at the next flush (0.2 s here)."""
+    await database_sync_to_async(services.seat_take)(user=bixente, table_id=open_table.pk, number=1)
+    sockets = []
+    for user in (ane, bixente, ane):
+        communicator, _ = await connect(user)
+        await next_salle(communicator)
+        sockets.append(communicator)
+    long_ago = timezone.now() - timedelta(minutes=11)
+    update = Table.objects.filter(pk=open_table.pk).update
+    await database_sync_to_async(update)(last_seen=long_ago)
+    for communicator in sockets:
+        await communicator.send_to(json.dumps({"type": "heartbeat"}))
+    await asyncio.sleep(0.6)
+    table = await database_sync_to_async(Table.objects.get)(pk=open_table.pk)
+    assert table.last_seen > long_ago + timedelta(minutes=10)
+    for communicator in sockets:
+        await communicator.disconnect()

@@ -7,7 +7,7 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import presence, rendering, services
+from games import heartbeats, presence, rendering, services
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table, WebProcess
 from tests.games.play_helpers import start_game
 
@@ -284,7 +284,7 @@ def test_sweep_closes_an_unwatched_open_table(open_table, ane, bixente, settings
     services.seat_take(user=bixente, table_id=open_table.pk, number=1)
     Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=9))
     assert presence.sweep()["closed"] == 0
-    services.tables_seen_by(bixente, now=timezone.now() - timedelta(minutes=11))
+    services.tables_seen_by([bixente.pk], now=timezone.now() - timedelta(minutes=11))
     assert presence.sweep()["closed"] == 1
     open_table.refresh_from_db()
     assert open_table.status == Table.Status.CLOSED
@@ -296,5 +296,18 @@ def test_sweep_closes_an_unwatched_open_table(open_table, ane, bixente, settings
 def test_a_watched_open_table_stays(open_table, ane, settings):
     settings.OPEN_TABLE_IDLE_MINUTES = 10
     Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=11))
-    assert services.tables_seen_by(ane) == 1
+    assert services.tables_seen_by([ane.pk]) == 1
     assert presence.sweep()["closed"] == 0
+
+
+def test_one_flush_writes_every_heartbeat_of_the_process_in_a_fixed_number_of_queries(
+    game, open_table, cast, django_assert_num_queries
+):
+    """Whatever the number of sockets: the salle players' open tables (one UPDATE), then the
+    process's "alive" and its table sockets (SAVEPOINT, upsert, select, update, RELEASE)."""
+    ane, bixente, camille, dani = cast
+    for user, channel in ((ane, "a"), (bixente, "b"), (camille, "c"), (dani, "d")):
+        connect(game, user, channel)
+    with django_assert_num_queries(6):
+        lost = heartbeats._write({"a", "b", "c", "d"}, {u.pk for u in cast})
+    assert lost == set()
