@@ -139,8 +139,12 @@ def _lock_table(table_id) -> Table:
 
 
 def _lock_user(user) -> None:
-    """Serialize one player's own actions (two tables created at once, two seats taken)."""
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    """Serialize one player's own actions (two tables created at once, two seats taken), and
+    refuse them once the account is suspended: a request already on its way when the ban
+    committed reads the ban here, under the lock (moderation.services.user_ban)."""
+    locked = get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if locked is None or not locked.is_active:
+        raise SalleError(_("Votre compte est suspendu."))
 
 
 def _check_open(table: Table) -> None:

@@ -35,8 +35,12 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
     why), every session ended, open sockets closed, log-in refused until an unban."""
     reason = _clean_reason(reason)
     _check_can_ban(user, by)
+    # Two steps. First the user row, alone: once it commits, every salle write of the user is
+    # refused (games.services checks is_active under the user's row lock), and one that held
+    # that lock first has committed, so its seat is seen by the second step. One transaction
+    # could not do both without taking the table rows after the user row, against the salle's
+    # lock order (table, then user): a deadlock with a seat request in flight.
     with transaction.atomic():
-        cancelled = _leave_active_tables(user, by, reason)
         user = _lock_user(user)
         if user.banned_at is not None:
             raise ModerationError(_("%(name)s est déjà banni.") % {"name": user.username})
@@ -44,6 +48,8 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
         user.banned_at = timezone.now()
         user.ban_reason = reason
         user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+    with transaction.atomic():
+        cancelled = _leave_active_tables(user, by, reason)
         sessions_end(user=user)
         kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
         broadcast.user_kicked(user.pk, kicked)
