@@ -1,0 +1,45 @@
+// The salle's socket (htmx ws extension): which page of tables its pushes refresh, and the
+// redirect to the table page when the player's table starts. Loaded (defer) before live.js;
+// htmx connects the socket at DOMContentLoaded, after every deferred script, so the
+// htmx:wsOpen listener below is always in place before the socket opens.
+(function () {
+  var live = document.getElementById("salle-live");
+  if (!live) return;
+  var socket = null;
+  var socketPage = 1; // the page of tables the socket's pushes show
+  var told = 0; // page changes sent up this socket; pushes echo the count they were rendered at
+  function shownPage() {
+    var salle = document.getElementById("salle");
+    return salle && salle.dataset.page ? Number(salle.dataset.page) : 1;
+  }
+  // Another page of tables came over HTTP (the Tables précédentes / suivantes links, or a
+  // form's answer): from now on the pushes refresh that page.
+  function tellPage() {
+    var page = shownPage();
+    if (!socket || page === socketPage) { return; }
+    told += 1;
+    socketPage = page;
+    socket.send(JSON.stringify({ type: "salle.page", page: page, nav: told }));
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    socketPage = Number(live.dataset.page); // the page in the socket's address
+    told = 0;
+    tellPage();
+  });
+  document.addEventListener("htmx:wsClose", function () { socket = null; });
+  document.addEventListener("htmx:afterSwap", tellPage);
+  // A push rendered before the socket heard of the last page change would show the old
+  // page: drop it (the socket renders the new page next). A redirect always goes through.
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    var found = /data-nav="(\d+)"/.exec(event.detail.message);
+    var redirect = event.detail.message.indexOf("data-redirect") >= 0;
+    if (found && !redirect && Number(found[1]) < told) { event.preventDefault(); }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var salle = document.getElementById("salle");
+    // A pushed #salle carrying data-redirect means: your table has started, go to it.
+    if (salle && salle.dataset.redirect) { window.location.assign(salle.dataset.redirect); }
+    socketPage = shownPage(); // the socket went back to the last page if there are fewer now
+  });
+})();
