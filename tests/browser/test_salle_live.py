@@ -81,3 +81,65 @@ def test_start_moves_every_seated_player_to_the_table_page(
         expect(page.locator("#scoreboard")).to_contain_text("Mus · 4 rois")
         expect(page.locator("#my-hand [data-card]")).to_have_count(4)
     print(f"\nall four on the table page {moved_after * 1000:.0f} ms after the click")
+
+
+def test_the_second_page_of_tables_stays_live_and_on_page_two(
+    transactional_db, cast, make_user, page_for, in_thread
+):
+    ane, bixente, camille, dani = cast
+    hosts = [make_user(f"hote{n:02}") for n in range(1, 23)]  # 22 open tables: two pages
+    tables = in_thread(lambda: [services.table_create(user=h, kings=4) for h in hosts])
+    oldest, second, third = tables[0], tables[1], tables[2]  # page 2, newest first
+    watcher, seated = page_for(camille), page_for(dani)
+    for page in (watcher, seated):
+        page.goto("/salle/")
+        wait_for_socket(page)
+        expect(page.locator("#salle .page-of")).to_have_text("Page 1 sur 2")
+        expect(page.locator("#salle .open-tables .table-card")).to_have_count(20)
+        mark_page(page)
+        page.click("text=Tables suivantes")  # htmx GET of #salle: no reload
+        expect(page.locator("#salle")).to_have_attribute("data-page", "2")
+        expect(page.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
+        expect(page.locator("#salle .open-tables .table-card")).to_have_count(2)
+        expect(page.locator(f"#table-{oldest.pk}")).to_be_visible()
+
+    # Seated by the test (services broadcast after commit): page 2 shows it, still page 2.
+    in_thread(services.seat_take, user=bixente, table_id=oldest.pk, number=1)
+    expect(watcher.locator(f"#table-{oldest.pk} [data-seat='1'] .player")).to_have_text(
+        "bixente", timeout=1000
+    )
+    expect(watcher.locator("#salle")).to_have_attribute("data-page", "2")
+    expect(watcher.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
+
+    # A new table goes on page 1 and pushes the third oldest one onto page 2.
+    in_thread(services.table_create, user=make_user("mikel"), kings=8)
+    expect(watcher.locator("#salle .open-tables h2")).to_have_text("23 tables ouvertes")
+    expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(3)
+    expect(watcher.locator(f"#table-{third.pk}")).to_be_visible()
+    expect(watcher.locator("#salle")).to_have_attribute("data-page", "2")
+
+    # dani sits at the oldest table from page 2 (her form answers page 2 too), then it starts:
+    # dani goes to the table page; the watcher's page 2 loses it, still without a reload.
+    seated.locator(f"#table-{oldest.pk} [data-seat='3'] button").click()
+    expect(seated.locator("#salle .my-seat")).to_contain_text(f"table {oldest.pk}, place 4")
+    expect(seated.locator("#salle")).to_have_attribute("data-page", "2")
+    expect(seated.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
+    in_thread(services.seat_take, user=ane, table_id=oldest.pk, number=2)
+    expect(watcher.locator(f"#table-{oldest.pk} [data-seat='2'] .player")).to_have_text("ane")
+    in_thread(services.table_start, user=hosts[0], table_id=oldest.pk)
+    expect(seated).to_have_url(re.compile(rf"/tables/{oldest.pk}/$"), timeout=3000)
+    expect(watcher.locator(f"#table-{oldest.pk}")).to_have_count(0)
+    expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(2)
+    expect(watcher.locator(f"#table-{second.pk}")).to_be_visible()
+    expect(watcher.locator("#salle .playing-count")).to_have_text("1 partie en cours")
+    expect(watcher.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
+
+    watcher.click("text=Tables précédentes")
+    expect(watcher.locator("#salle")).to_have_attribute("data-page", "1")
+    expect(watcher.locator("#salle .page-of")).to_have_text("Page 1 sur 2")
+    expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(20)
+    expect(watcher.locator("#salle .open-tables .table-card").first).to_contain_text("hôte : mikel")
+    in_thread(services.table_create, user=make_user("nerea"), kings=4)  # pushed: page 1 now
+    expect(watcher.locator("#salle .open-tables .table-card").first).to_contain_text("hôte : nerea")
+    expect(watcher.locator("#salle")).to_have_attribute("data-page", "1")
+    assert watcher.evaluate("window.__noReload === true")
