@@ -79,7 +79,7 @@ class SalleConsumer(UserSocket):
 
     The pushes show the page of tables the player looks at: the socket address's ?page=, then
     the page the page's script reports after a Tables précédentes / suivantes link
-    ({"type": "salle.page", "page": n, "nav": k}; pushes echo k, see salle.html).
+    ({"type": "salle.page", "page": n, "nav": k}; pushes echo k, see static/js/salle.js).
 
     Coalesced: the first change renders at once; changes that come while that render runs or
     within PUSH_WINDOW after it make one more render at the end, never one per event. The

@@ -59,9 +59,9 @@ def salle_fragment(
 ) -> tuple[str, int]:
     """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
     one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
-    script: the number of page changes the socket had been told of (salle.html). If the user's
-    table is among the tables that have just started, the fragment carries the table page
-    address and the page goes there."""
+    script (static/js/salle.js): the number of page changes the socket had been told of. If the
+    user's table is among the tables that have just started, the fragment carries the table
+    page address and the page goes there."""
     context = salle_context(user, page)
     context["user"] = user
     context["pushed"] = True
