@@ -108,7 +108,16 @@ CHANNEL_LAYERS = {
             # redis-py 8 reads with a 5 s socket timeout by default, the very time an idle
             # socket's BZPOPMIN blocks for (channels_redis' brpop_timeout): an idle consumer
             # then dies with "Timeout reading from 127.0.0.1:6379". Read longer than that.
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+            # redis-py 8's asyncio pool holds 100 connections and raises at once past that (no
+            # waiting): under a burst of moves the 101st group_send failed and that move's
+            # "changed" was lost (make bench, 100 actions/s offered). Redis takes 10,000.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_timeout": 30,
+                    "max_connections": int(os.environ.get("CHANNELS_MAX_CONNECTIONS", "1000")),
+                }
+            ],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
         },
     }
