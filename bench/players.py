@@ -271,6 +271,16 @@ class Table:
                     return player, data
         return None
 
+    async def resync(self) -> bool:
+        """Players behind the others (a push they never got) reconnect for a full render, as a
+        real page catches up at its next push or reload. True if any had to."""
+        newest = max(p.version for p in self.players)
+        behind = [p for p in self.players if p.version < newest]
+        for player in behind:
+            await player.disconnect()
+            await player.connect(self.table_id)
+        return bool(behind)
+
     async def reconnect(self, timeout: float = 30.0) -> None:
         """As htmx's ws extension does: a closed socket is opened again (a full render)."""
         for player in self.players:

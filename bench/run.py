@@ -139,6 +139,10 @@ class Bench:
         await asyncio.gather(*(t.disconnect() for t in self.tables))
 
     async def steady(self, tables: list[Table], period: float, duration: float) -> dict:
+        # A table whose players disagree would wait forever for its stale one: that player
+        # catches up first, and how many had to is reported (a lost push, or one still late).
+        await asyncio.sleep(1)
+        stale = sum(await self.gather_limited((t.resync() for t in tables), 25))
         stats = Stats()
         start = time.monotonic() + 0.5
         end = start + self.config["warmup"] + duration
@@ -167,6 +171,7 @@ class Bench:
             "finished": stats.finished,
             "actions": stats.actions,
             "cpu_pct": self.cpu_delta(before, after),
+            "stale_tables_at_start": stale,
         }
 
     # ------------------------------------------------------------ the scenarios
@@ -202,7 +207,10 @@ class Bench:
             counters = await self.counters(port)
             result["counters"] = per_action(counters, result["actions"])
             levels[count] = result
-            log(f"{server} {count} tables: {result['latency']} done {result['done_per_s']}/s")
+            log(
+                f"{server} {count} tables: {result['latency']} done {result['done_per_s']}/s"
+                f" missed {result['missed']} stale at start {result['stale_tables_at_start']}"
+            )
         self.results["latency_ms"][server] = levels
 
         best = None
@@ -211,7 +219,10 @@ class Bench:
             period = len(self.tables) / rate
             result = await self.steady(self.tables, period, config["step"])
             steps.append(result)
-            log(f"{server} {rate}/s: {result['latency']} done {result['done_per_s']}/s")
+            log(
+                f"{server} {rate}/s: {result['latency']} done {result['done_per_s']}/s"
+                f" missed {result['missed']} stale at start {result['stale_tables_at_start']}"
+            )
             if result["latency"]["p95"] is None or result["latency"]["p95"] >= 100:
                 break
             best = result
