@@ -271,6 +271,9 @@ class Table:
                     return player, data
         return None
 
+    def disagree(self) -> bool:
+        return len({p.version for p in self.players}) > 1
+
     async def resync(self) -> bool:
         """Players behind the others (a push they never got) reconnect for a full render, as a
         real page catches up at its next push or reload. True if any had to."""

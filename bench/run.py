@@ -139,9 +139,13 @@ class Bench:
         await asyncio.gather(*(t.disconnect() for t in self.tables))
 
     async def steady(self, tables: list[Table], period: float, duration: float) -> dict:
-        # A table whose players disagree would wait forever for its stale one: that player
-        # catches up first, and how many had to is reported (a lost push, or one still late).
-        await asyncio.sleep(1)
+        # A table whose players disagree would wait forever for its stale one. After an
+        # overloaded step pushes may still be on their way: wait (up to 20 s) for them, then
+        # the stale players left catch up with a full render, and how many had to is reported
+        # (pushes lost, or later than 20 s).
+        settle = time.monotonic() + 20
+        while time.monotonic() < settle and any(t.disagree() for t in tables):
+            await asyncio.sleep(0.5)
         stale = sum(await self.gather_limited((t.resync() for t in tables), 25))
         stats = Stats()
         start = time.monotonic() + 0.5
