@@ -18,21 +18,10 @@ from bench.stack import ROOT, VENV_BIN, free_port
 KILL_WORKER_S = 30.0
 
 
-def db_games(stack) -> dict:
+def dbtool(stack, *args: str):
+    """The last line of `python -m bench.dbtool ARGS` (JSON), run on the bench's database."""
     out = subprocess.run(
-        [str(VENV_BIN / "python"), "-m", "bench.dbtool", "games"],
-        cwd=ROOT,
-        env=stack.env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return {int(k): v for k, v in json.loads(out.strip().splitlines()[-1]).items()}
-
-
-def db_game_end(stack, table_id: int) -> dict:
-    out = subprocess.run(
-        [str(VENV_BIN / "python"), "-m", "bench.dbtool", "ended", str(table_id)],
+        [str(VENV_BIN / "python"), "-m", "bench.dbtool", *args],
         cwd=ROOT,
         env=stack.env,
         check=True,
@@ -40,6 +29,14 @@ def db_game_end(stack, table_id: int) -> dict:
         text=True,
     ).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def db_games(stack) -> dict:
+    return {int(k): v for k, v in dbtool(stack, "games").items()}
+
+
+def db_game_end(stack, table_id: int) -> dict:
+    return dbtool(stack, "ended", str(table_id))
 
 
 async def run(bench) -> None:
