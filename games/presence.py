@@ -52,9 +52,9 @@ def server_id() -> str:
 
 
 def server_alive(*, server: str, heard=(), now=None) -> set[str]:
-    """A web process is alive and its sockets `heard` sent a heartbeat since the last call: one
-    upsert and one UPDATE, whatever the number of sockets. Returns the channel names whose row
-    is gone (the sweep took the socket for dead): the consumer records them again."""
+    """A web process is alive and its sockets `heard` sent a heartbeat since the last call: an
+    upsert, a SELECT and an UPDATE, whatever the number of sockets. Returns the channel names
+    whose row is gone (the sweep took the socket for dead): the consumer records them again."""
     now = now or timezone.now()
     with transaction.atomic():
         _process_alive(server, now)
@@ -135,6 +135,7 @@ def connections_expire(*, now=None) -> int:
         _close_connections(game_id, seat_id, Q(pk=pk, last_seen__lt=limit), now)
     dead = _dead_process_rows(now).values_list("game_seat_id", "game_seat__game_id").distinct()
     for seat_id, game_id in dead:
+        # No socket of its own closed (an empty `which`): only its dead process's rows go.
         _close_connections(game_id, seat_id, Q(pk__in=[]), now)
     WebProcess.objects.filter(last_seen__lt=_process_limit(now), connections=None).delete()
     return len(silent) + len(dead)
