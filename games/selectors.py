@@ -62,7 +62,9 @@ def salle_page(user, page: int = 1) -> SallePage:
     if my_table is not None:
         others = others.exclude(pk=my_table.pk)
     tables = list(others.order_by("-created", "-pk")[start : start + SALLE_PAGE_SIZE])
-    prefetch_related_objects([t for t in (my_table, *tables) if t is not None], _seats())
+    prefetch_related_objects(
+        [t for t in (my_table, *tables) if t is not None], table_seats_prefetch()
+    )
     return SallePage(
         my_seat=my_seat,
         my_table=my_table,
@@ -74,7 +76,8 @@ def salle_page(user, page: int = 1) -> SallePage:
     )
 
 
-def _seats() -> Prefetch:
+def table_seats_prefetch() -> Prefetch:
+    """A table's seats in order, with their users: the players' names in the salle."""
     return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
 
 
@@ -89,11 +92,10 @@ def active_seat_for_user(user, *, with_host: bool = False) -> Seat | None:
 
 def table_for_player(*, user, table_id: int) -> Table | None:
     """The table if the user is seated at it (any status), else None."""
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("number"))
     return (
         Table.objects.filter(pk=table_id, seats__user=user)
         .select_related("host")
-        .prefetch_related(seats)
+        .prefetch_related(table_seats_prefetch())
         .first()
     )
 
