@@ -100,6 +100,8 @@ if DB_POOL_MAX > 0:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# musweb.ratelimit's counters (shared by every web process); tests use their own prefix.
+RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
 
 CHANNEL_LAYERS = {
     "default": {

@@ -21,6 +21,8 @@ CHANNELS_PREFIX = f"test-{os.getpid()}"
 # Likewise one Celery queue per run: what the sockets schedule never reaches a `make run` worker,
 # and the test workers (tests/presence/conftest.py) consume only this run's tasks.
 CELERY_QUEUE = f"barajamos-test-{os.getpid()}"
+# And its own rate-limit counters (musweb.ratelimit), emptied before every test.
+RATELIMIT_PREFIX = f"ratelimit-test-{os.getpid()}"
 
 
 def pytest_configure(config):
@@ -33,6 +35,7 @@ def pytest_configure(config):
         "default": {**layer, "CONFIG": {**layer["CONFIG"], "prefix": CHANNELS_PREFIX}}
     }
     settings.CELERY_TASK_DEFAULT_QUEUE = CELERY_QUEUE
+    settings.RATELIMIT_PREFIX = RATELIMIT_PREFIX
     # The sockets' heartbeats reach the database within a fifth of a second, not one.
     settings.HEARTBEAT_FLUSH_SECONDS = 0.2
     app.conf.task_default_queue = CELERY_QUEUE
@@ -76,6 +79,16 @@ def fresh_heartbeats():
     HEARTBEATS.reset()
     yield
     HEARTBEATS.reset()
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """No test inherits another's rate-limit counters."""
+    from musweb import ratelimit
+
+    ratelimit.forget_all()
+    yield
+    ratelimit.forget_all()
 
 
 @pytest.fixture(autouse=True)

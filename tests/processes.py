@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
-from tests.conftest import CELERY_QUEUE, CHANNELS_PREFIX
+from tests.conftest import CELERY_QUEUE, CHANNELS_PREFIX, RATELIMIT_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,6 +41,7 @@ def server_env(**extra) -> dict:
         "DATABASE_URL": database_url(connection.settings_dict),
         "CHANNELS_PREFIX": CHANNELS_PREFIX,
         "CELERY_QUEUE": CELERY_QUEUE,
+        "RATELIMIT_PREFIX": RATELIMIT_PREFIX,
         "DEBUG": "1",  # static files straight from the finders, no collectstatic needed
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
