@@ -47,7 +47,10 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
         user.is_active = False
         user.banned_at = timezone.now()
         user.ban_reason = reason
-        user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+        # Every session of the user fails the auth hash from now on, indexed or not, and
+        # stays dead after an unban (accounts.models.User.session_epoch).
+        user.session_epoch += 1
+        user.save(update_fields=["is_active", "banned_at", "ban_reason", "session_epoch"])
     with transaction.atomic():
         cancelled = _leave_active_tables(user, by, reason)
         sessions_end(user=user)

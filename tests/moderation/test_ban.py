@@ -4,6 +4,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from django.utils.crypto import salted_hmac
 
 from games.models import Seat, Table
 from moderation import services
@@ -69,6 +70,55 @@ def test_a_session_left_over_is_useless_once_inactive(bixente, login):
     response = client.get(reverse("games:salle"))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_a_session_whose_key_changed_stays_ended_after_the_unban(bixente, maite, login):
+    """A password change cycles the session key past the index; the ban must end that session
+    all the same, and the unban must not bring it back."""
+    client, _ = log_in("bixente")
+    new_password = "Pilota-eta-txakoli-2026"
+    response = client.post(
+        reverse("accounts:password_change"),
+        {"old_password": PASSWORD, "new_password1": new_password, "new_password2": new_password},
+    )
+    assert response.status_code == 302
+    assert client.get(reverse("games:salle")).status_code == 200
+    key = client.session.session_key
+    assert not UserSession.objects.filter(session_key=key).exists()  # unknown to the index
+
+    staff = login(maite)
+    ban_via_admin(staff, bixente, "Triche")
+    run_action(staff, "admin:accounts_user_changelist", "unban_users", bixente.pk, "Erreur")
+
+    bixente.refresh_from_db()
+    assert bixente.is_active
+    response = client.get(reverse("games:salle"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+    fresh = Client()
+    response = fresh.post(
+        reverse("accounts:login"), {"username": "bixente", "password": new_password}
+    )
+    assert response.status_code == 302
+    assert fresh.get(reverse("games:salle")).status_code == 200
+
+
+def test_the_session_hash_is_djangos_until_a_first_ban(bixente, maite, login, make_user):
+    """Sessions opened before session_epoch existed stay valid; other users' too after a ban."""
+    expected = salted_hmac(
+        "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash",
+        bixente.password,
+        algorithm="sha256",
+    ).hexdigest()
+    assert bixente.session_epoch == 0
+    assert bixente.get_session_auth_hash() == expected
+    client = login(bixente)
+    services.user_ban(user=make_user("eneko"), by=maite, reason="Spam")
+    assert client.get(reverse("games:salle")).status_code == 200
+    services.user_ban(user=bixente, by=maite, reason="Spam")
+    bixente.refresh_from_db()
+    assert bixente.session_epoch == 1
+    assert bixente.get_session_auth_hash() != expected
 
 
 def test_ban_writes_the_journal(bixente, maite):

@@ -11,6 +11,7 @@ from django.utils.html import escape
 
 from games.models import Game
 from moderation import services
+from moderation.models import UserSession
 from musweb.asgi import application
 from tests.games.play_helpers import start_game
 from tests.games.test_consumers import ORIGIN, session_cookie
@@ -43,6 +44,17 @@ def admin_client(user):
 async def test_a_banned_user_cannot_open_a_socket_with_an_old_session(bixente, maite):
     cookie = await session_cookie(bixente)
     await database_sync_to_async(services.user_ban)(user=bixente, by=maite, reason="Spam")
+    communicator, connected = await open_socket("/ws/salle/", cookie)
+    assert not connected
+    await communicator.disconnect()
+
+
+async def test_a_session_the_index_missed_is_refused_after_ban_and_unban(bixente, maite):
+    """The socket side of session_epoch: Channels checks the session auth hash too."""
+    cookie = await session_cookie(bixente)
+    await database_sync_to_async(UserSession.objects.all().delete)()  # e.g. a cycled key
+    await database_sync_to_async(services.user_ban)(user=bixente, by=maite, reason="Spam")
+    await database_sync_to_async(services.user_unban)(user=bixente, by=maite, reason="Erreur")
     communicator, connected = await open_socket("/ws/salle/", cookie)
     assert not connected
     await communicator.disconnect()
