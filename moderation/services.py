@@ -60,8 +60,10 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
 
 
 def user_unban(*, user, by, reason: str) -> StaffAction:
-    """Lift a ban: the user may log in again."""
+    """Lift a ban: the user may log in again (a fresh log-in: no old session comes back).
+    Who may unban is who may ban."""
     reason = _clean_reason(reason)
+    _check_can_ban(user, by)
     with transaction.atomic():
         user = _lock_user(user)
         if user.banned_at is None:
@@ -115,10 +117,13 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
 
 
 def _check_can_ban(user, by) -> None:
+    """Both ways, ban and unban: not oneself, and a staff member only by a superuser."""
     if user.pk == by.pk:
-        raise ModerationError(_("Vous ne pouvez pas vous bannir vous-même."))
+        raise ModerationError(_("Vous ne pouvez pas vous bannir ni vous débannir vous-même."))
     if user.is_staff and not by.is_superuser:
-        raise ModerationError(_("Seul un superutilisateur peut bannir un membre de l’équipe."))
+        raise ModerationError(
+            _("Seul un superutilisateur peut bannir ou débannir un membre de l’équipe.")
+        )
 
 
 def _clean_reason(reason) -> str:

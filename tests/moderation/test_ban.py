@@ -209,6 +209,37 @@ def test_unban_lets_the_user_log_in_again(bixente, maite, login):
     ]
 
 
+def test_only_a_superuser_unbans_staff_and_nobody_unbans_themselves(maite, mikel, peio):
+    services.user_ban(user=peio, by=maite, reason="Abus de pouvoir")
+    with pytest.raises(services.ModerationError, match="superutilisateur"):
+        services.user_unban(user=peio, by=mikel, reason="Collègue")
+    with pytest.raises(services.ModerationError, match="vous-même"):
+        services.user_unban(user=peio, by=peio, reason="Moi")
+    peio.refresh_from_db()
+    assert not peio.is_active and peio.is_banned
+    services.user_unban(user=peio, by=maite, reason="Erreur")
+    peio.refresh_from_db()
+    assert peio.is_active
+    assert list(StaffAction.objects.order_by("pk").values_list("kind", flat=True)) == [
+        "ban",
+        "unban",
+    ]
+
+
+def test_the_admin_unban_of_staff_by_a_moderator_says_why_in_french(maite, mikel, peio, login):
+    services.user_ban(user=peio, by=maite, reason="Abus de pouvoir")
+    client = login(mikel)
+    response = run_action(
+        client, "admin:accounts_user_changelist", "unban_users", peio.pk, "Collègue"
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Seul un superutilisateur peut bannir ou débannir un membre de l’équipe." in page
+    peio.refresh_from_db()
+    assert not peio.is_active
+    assert StaffAction.objects.filter(kind="unban").count() == 0
+
+
 def test_unban_of_a_user_not_banned_is_refused(bixente, maite):
     with pytest.raises(services.ModerationError, match="pas banni"):
         services.user_unban(user=bixente, by=maite, reason="?")
