@@ -5,8 +5,9 @@ may cancel; nobody edits a table's or a game's stored state here (services are t
 writers)."""
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -153,7 +154,10 @@ class GameAdmin(ReadOnlyModelAdmin):
         return [replay, *super().get_urls()]
 
     def replay_view(self, request, object_id):
-        game = get_object_or_404(Game, pk=object_id)
+        # get_object: None for an id that is no number or no game, rather than a 500.
+        game = self.get_object(request, unquote(object_id))
+        if game is None:
+            raise Http404(_("Cette partie n’existe pas."))
         if not self.has_view_permission(request, game):
             raise PermissionDenied
         context = {
