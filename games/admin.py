@@ -2,18 +2,24 @@
 its seats and its whole action log (read-only for everyone), "Annuler la partie" with a reason,
 and the read-only "Rejouer" page. Staff moderators (moderation.can_moderate) see everything and
 may cancel; nobody edits a table's or a game's stored state here (services are the only
-writers)."""
+writers).
 
-from django.contrib import admin
+Hidden information of a game in play (hands, pioche, discarded cards) is shown in one place
+only, the Rejouer page: never to a staff member seated at that game (they see it as a player
+until it ends), and every other view of it is written to the moderation journal. The game's
+page shows a game in play as its players see it: no stored state, discards as a count."""
+
+from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games import labels
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from moderation import services
 from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
@@ -74,12 +80,30 @@ class GameSeatInline(ReadOnlyInline):
 
 
 class GameActionInline(ReadOnlyInline):
-    """The whole log, read-only (PostgreSQL refuses UPDATE and DELETE of its rows as well)."""
+    """The whole log, read-only (PostgreSQL refuses UPDATE and DELETE of its rows as well).
+    While the game is played, `decision` stands for `payload`: the discarded cards are hidden."""
 
     model = GameAction
     fields = ["seq", "kind", "seat", "player", "payload", "at"]
-    readonly_fields = ["player"]
+    readonly_fields = ["player", "decision"]
     verbose_name_plural = gettext_lazy("journal des actions")
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.status == Game.Status.PLAYING:
+            return ["decision" if name == "payload" else name for name in self.fields]
+        return self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return [*self.get_fields(request, obj), *self.readonly_fields]
+
+    @admin.display(description=gettext_lazy("décision"))
+    def decision(self, action):
+        payload = action.payload
+        if action.kind != GameAction.Kind.PLAY or not isinstance(payload, dict):
+            return "—"
+        if payload.get("type") == "discard":
+            return labels.word_text({"type": "discard", "count": len(payload.get("cards", []))})
+        return labels.word_text(payload)
 
     @admin.display(description=gettext_lazy("joueur"))
     def player(self, action):
@@ -131,6 +155,14 @@ class GameAdmin(ReadOnlyModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user")
 
+    def get_fieldsets(self, request, obj=None):
+        if obj is None or obj.status != Game.Status.PLAYING:
+            return self.fieldsets
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f != "state"]})
+            for name, options in self.fieldsets
+        ]
+
     @admin.display(description=gettext_lazy("joueurs"))
     def players(self, game):
         return players_of(game.seats.all())
@@ -160,6 +192,11 @@ class GameAdmin(ReadOnlyModelAdmin):
             raise Http404(_("Cette partie n’existe pas."))
         if not self.has_view_permission(request, game):
             raise PermissionDenied
+        if game.status == Game.Status.PLAYING:
+            refused = self._hidden_state_refused(request, game)
+            if refused is not None:
+                return refused
+            services.game_hidden_state_viewed(game=game, by=request.user, where=_("rejeu"))
         context = {
             **self.admin_site.each_context(request),
             "title": _("Rejeu de la partie %(id)s") % {"id": game.pk},
@@ -168,3 +205,15 @@ class GameAdmin(ReadOnlyModelAdmin):
             "replay": replay_game(game),
         }
         return TemplateResponse(request, "admin/games/game/replay.html", context)
+
+    def _hidden_state_refused(self, request, game):
+        """A staff member seated at a game in play sees it as a player: no replay until it ends."""
+        if not game.seats.filter(user=request.user).exists():
+            return None
+        self.message_user(
+            request,
+            _("Vous jouez cette partie : son rejeu vous sera ouvert quand elle sera terminée."),
+            messages.ERROR,
+        )
+        url = reverse("admin:games_game_change", args=[game.pk])
+        return HttpResponseRedirect(url)

@@ -11,6 +11,8 @@ class StaffAction(models.Model):
         BAN = "ban", _("bannissement")
         UNBAN = "unban", _("débannissement")
         CANCEL = "cancel", _("annulation de partie")
+        # Staff saw the hidden state of a game in play (the Rejouer page).
+        VIEW_HIDDEN = "view", _("consultation d’une partie en cours")
 
     kind = models.CharField(_("action"), max_length=8, choices=Kind.choices)
     staff = models.ForeignKey(

@@ -1,5 +1,6 @@
-"""Every moderation write: ban, unban, cancel a partie. Each is one transaction that ends with a
-StaffAction row, so what staff did is recorded exactly when it took effect.
+"""Every moderation write: ban, unban, cancel a partie, and the journal of a look at a game's
+hidden state. Each is one transaction that ends with a StaffAction row, so what staff did is
+recorded exactly when it took effect.
 
 Lock order follows games.services (the table row, then the user row): a ban first frees the
 user's seat through the salle and game services, then locks and deactivates the user.
@@ -96,6 +97,13 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
         shown = _("décision de la modération (%(reason)s)") % {"reason": reason}
         play.game_finish(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
         return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
+
+
+def game_hidden_state_viewed(*, game, by, where: str) -> StaffAction:
+    """Journal that `by` is shown the hidden state (hands, pioche, discards) of `game`, in play,
+    on the admin page `where`."""
+    reason = _("Cartes cachées consultées (%(where)s) pendant la partie.") % {"where": where}
+    return _record(StaffAction.Kind.VIEW_HIDDEN, by=by, reason=reason, game=game)
 
 
 def _leave_active_tables(user, by, reason: str) -> Game | None:
