@@ -1,7 +1,12 @@
 """Every write of the salle (live play's writes are in games.play). Each runs in one
 transaction that first locks the table row (`select_for_update`), so two players acting on one
 table are served one after the other. Lock order, to stay deadlock-free: the table row, then the
-user row (then, in games.play, the game row)."""
+user row (then, in games.play, the game row).
+
+A player's own clicks are rate-limited (`salle_write_count`, called by the views, not here:
+a ban frees the seat through these services whatever the player's count). A table left by its
+last player before any game is deleted, not kept closed: only a table that was played at is
+worth keeping."""
 
 from datetime import timedelta
 
@@ -13,6 +18,13 @@ from django.utils.translation import gettext as _
 
 from games import broadcast, play
 from games.models import SEAT_COUNT, Seat, Table
+from musweb import ratelimit
+
+#: Per player, every salle write (open, sit, move, leave, start): far above what a person
+#: clicks, and each costs a transaction plus a render for every open salle.
+SALLE_WRITES = ratelimit.Limit("salle-writes", count=30, seconds=60)
+#: Per player, tables opened.
+TABLE_OPENINGS = ratelimit.Limit("salle-table-openings", count=10, seconds=600)
 
 
 class SalleError(Exception):
@@ -21,6 +33,17 @@ class SalleError(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+def salle_write_count(*, user, opening: bool = False) -> None:
+    """Count one salle write of `user` (`opening`: a table opened), refused past the limits."""
+    for limit in (SALLE_WRITES, TABLE_OPENINGS) if opening else (SALLE_WRITES,):
+        if ratelimit.hit(limit, user.pk):
+            seconds = ratelimit.retry_after(limit, user.pk)
+            raise SalleError(
+                _("Trop d’actions dans le salon : réessayez dans %(seconds)d s.")
+                % {"seconds": seconds}
+            )
 
 
 def table_create(*, user, kings: int) -> Table:
@@ -65,7 +88,7 @@ def seat_take(*, user, table_id: int, number: int) -> Seat:
 
 def seat_leave(*, user, table_id: int) -> Table:
     """Leave an unstarted table. A leaving host hands over to the next seated player
-    (in seat order); the last one to leave closes the table."""
+    (in seat order); the last one to leave deletes the table (nothing was played there)."""
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_open(table)
@@ -76,11 +99,14 @@ def seat_leave(*, user, table_id: int) -> Table:
         mine.delete()
         others = [s for s in seats if s.pk != mine.pk]
         if not others:
+            # An open table has no game yet, so nothing refers to it any more.
+            table.delete()
             table.status = Table.Status.CLOSED
-        elif table.host_id == user.pk:
-            after = [s for s in others if s.number > mine.number] or others
-            table.host_id = after[0].user_id
-        table.save(update_fields=["status", "host", "updated"])
+        else:
+            if table.host_id == user.pk:
+                after = [s for s in others if s.number > mine.number] or others
+                table.host_id = after[0].user_id
+            table.save(update_fields=["status", "host", "updated"])
         broadcast.salle_changed()
     return table
 

@@ -40,7 +40,9 @@ def salle(request):
 @require_POST
 def table_create(request):
     kings = _int_or_none(request.POST.get("kings"))
-    return _act(request, services.table_create, kings=kings if kings is not None else -1)
+    return _act(
+        request, services.table_create, opening=True, kings=kings if kings is not None else -1
+    )
 
 
 @require_POST
@@ -59,6 +61,7 @@ def seat_leave(request, table_id):
 @require_POST
 def table_start(request, table_id):
     try:
+        services.salle_write_count(user=request.user)
         table = services.table_start(user=request.user, table_id=table_id)
     except services.SalleError as error:
         messages.error(request, error.message)
@@ -114,8 +117,9 @@ def _refused(request, table_id, error):
     return HttpResponse(body, status=status)
 
 
-def _act(request, service, **kwargs):
+def _act(request, service, *, opening=False, **kwargs):
     try:
+        services.salle_write_count(user=request.user, opening=opening)
         service(user=request.user, **kwargs)
     except services.SalleError as error:
         messages.error(request, error.message)

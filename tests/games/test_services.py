@@ -1,9 +1,12 @@
 """The salle's rules, one service at a time, against the real database."""
 
-import pytest
+from datetime import timedelta
 
-from games import services
-from games.models import Seat, Table
+import pytest
+from django.utils import timezone
+
+from games import play, services
+from games.models import Game, Seat, Table
 from games.services import SalleError
 
 pytestmark = pytest.mark.django_db
@@ -91,11 +94,26 @@ def test_host_handover_wraps_around_the_table(ane, bixente, camille, open_table)
     assert services.seat_leave(user=ane, table_id=open_table.pk).host == camille
 
 
-def test_last_player_leaving_closes_the_table(ane, open_table):
+def test_last_player_leaving_deletes_the_unplayed_table(ane, bixente, open_table):
+    """Nothing was played there: no closed row is kept for good (open/leave cycles left one
+    each), and the table is gone for anyone who still had it on screen."""
     table = services.seat_leave(user=ane, table_id=open_table.pk)
     assert table.status == Table.Status.CLOSED
+    assert not Table.objects.exists()
     assert not Seat.objects.exists()
-    services.table_create(user=ane, kings=4)  # free again
+    with pytest.raises(SalleError, match="n’existe pas"):
+        services.seat_take(user=bixente, table_id=open_table.pk, number=1)
+    for _ in range(3):
+        table = services.table_create(user=ane, kings=4)  # free again
+        services.seat_leave(user=ane, table_id=table.pk)
+    assert not Table.objects.exists()
+
+
+def test_a_table_played_at_is_kept(cast, full_table):
+    services.table_start(user=cast[0], table_id=full_table.pk)
+    play.game_finish(game=full_table.game, status="cancelled", reason="Test")
+    assert Table.objects.get(pk=full_table.pk).status == Table.Status.CLOSED
+    assert Game.objects.filter(table=full_table).exists()
 
 
 def test_leave_a_table_where_one_does_not_sit(bixente, open_table):
@@ -135,7 +153,8 @@ def test_started_table_refuses_seats_leaves_and_second_starts(ane, bixente, full
 
 
 def test_closed_table_refuses_seats(ane, bixente, open_table):
-    services.seat_leave(user=ane, table_id=open_table.pk)
+    later = timezone.now() + timedelta(hours=1)
+    assert services.table_close_if_idle(table_id=open_table.pk, now=later) is not None
     with pytest.raises(SalleError, match="fermée"):
         services.seat_take(user=bixente, table_id=open_table.pk, number=1)
 

@@ -1,9 +1,11 @@
 """The salle over HTTP: full pages, htmx fragments, and every bad input answered in French."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import rendering, services
 from games.models import Seat, Table
@@ -65,8 +67,7 @@ def test_take_seat_htmx(login, bixente, open_table):
 def test_leave_htmx(login, ane, open_table):
     response = login(ane).post(reverse("games:seat_leave", args=[open_table.pk]), headers=HTMX)
     assert "Ouvrir la table" in response.content.decode()
-    open_table.refresh_from_db()
-    assert open_table.status == Table.Status.CLOSED
+    assert not Table.objects.filter(pk=open_table.pk).exists()  # nothing was played there
 
 
 def test_start_sends_the_host_to_the_table_page(login, ane, full_table):
@@ -153,9 +154,62 @@ def test_seat_at_a_started_table_is_refused(login, ane, full_table, make_user):
 
 
 def test_seat_at_a_closed_table_is_refused(login, ane, bixente, open_table):
-    services.seat_leave(user=ane, table_id=open_table.pk)
+    later = timezone.now() + timedelta(hours=1)
+    assert services.table_close_if_idle(table_id=open_table.pk, now=later) is not None
     url = reverse("games:seat_take", args=[open_table.pk])
     assert "fermée" in refused(login(bixente), url, {"number": "1"})
+
+
+def test_seat_at_a_table_its_last_player_left_is_refused(login, ane, bixente, open_table):
+    services.seat_leave(user=ane, table_id=open_table.pk)
+    url = reverse("games:seat_take", args=[open_table.pk])
+    assert "n’existe pas" in refused(login(bixente), url, {"number": "1"})
+
+
+def test_open_and_leave_cycles_leave_no_rows_and_are_limited(login, ane, bixente):
+    client = login(ane)
+    for _ in range(services.TABLE_OPENINGS.count):
+        client.post(reverse("games:table_create"), {"kings": "4"}, headers=HTMX)
+        table = Table.objects.get()
+        client.post(reverse("games:seat_leave", args=[table.pk]), headers=HTMX)
+    assert not Table.objects.exists()
+    body = refused(client, reverse("games:table_create"), {"kings": "4"})
+    assert "Trop d’actions dans le salon : réessayez dans" in body
+    seconds = int(re.search(r"réessayez dans (\d+) s", body).group(1))
+    assert 0 < seconds <= services.TABLE_OPENINGS.seconds
+    assert not Table.objects.exists()
+    # The limit is ane's own: bixente opens a table.
+    login(bixente).post(reverse("games:table_create"), {"kings": "4"}, headers=HTMX)
+    assert Table.objects.filter(host__username="bixente").exists()
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_seat_changes_are_limited_per_player(login, ane, bixente, open_table, htmx):
+    client = login(bixente)
+    url = reverse("games:seat_take", args=[open_table.pk])
+    for write in range(services.SALLE_WRITES.count):
+        response = client.post(url, {"number": str(1 + write % 3)}, headers=HTMX)
+        assert "Trop d’actions" not in response.content.decode()
+    before = state()
+    response = client.post(url, {"number": "1"}, headers=HTMX if htmx else {})
+    assert state() == before
+    if htmx:
+        assert response.status_code == 200
+        body = response.content.decode()
+    else:
+        assert response.status_code == 302
+        body = client.get(response["Location"]).content.decode()
+    assert "Trop d’actions dans le salon : réessayez dans" in body
+    leave = client.post(reverse("games:seat_leave", args=[open_table.pk]), headers=HTMX)
+    assert "Trop d’actions" in leave.content.decode()
+    assert state() == before
+    # Not the services: a ban (moderation) still frees the seat.
+    services.seat_leave(user=bixente, table_id=open_table.pk)
+    assert not Seat.objects.filter(user=bixente).exists()
+    # Nor the other players.
+    response = login(ane).post(url, {"number": "2"}, headers=HTMX)
+    assert "Trop d’actions" not in response.content.decode()
+    assert Seat.objects.get(user=ane).number == 2
 
 
 def test_get_on_a_write_endpoint_is_405(login, ane, open_table):

@@ -184,10 +184,10 @@ def test_ban_while_seated_frees_the_seat_and_hands_the_table_over(ane, bixente, 
     assert not Seat.objects.filter(user=ane).exists()
 
 
-def test_ban_of_the_last_seated_player_closes_the_table(ane, maite, open_table):
+def test_ban_of_the_last_seated_player_removes_the_unplayed_table(ane, maite, open_table):
     services.user_ban(user=ane, by=maite, reason="Spam")
-    open_table.refresh_from_db()
-    assert open_table.status == Table.Status.CLOSED
+    assert not Table.objects.filter(pk=open_table.pk).exists()
+    assert not Seat.objects.filter(user=ane).exists()
 
 
 def test_unban_lets_the_user_log_in_again(bixente, maite, login):
