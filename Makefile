@@ -30,9 +30,13 @@ services:
 db: install services
 	@$(PY) scripts/create_database.py
 
+# As production on this machine: DEBUG off unless DEBUG=1, the secret key of .secret_key (made
+# on first use), static files collected and served by WhiteNoise; check --deploy tells what
+# would not hold (warnings only, so DEBUG=1 make run still starts).
 run: db
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(PY) manage.py check --deploy
 	$(VENV)/bin/honcho start -f Procfile
 
 test: db

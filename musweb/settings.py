@@ -1,14 +1,17 @@
-"""Barajamos settings, read from the environment with defaults that work on a dev machine.
+"""Barajamos settings, read from the environment; the defaults are production ones for this
+machine (plain HTTP on loopback), DEBUG=1 is development.
 
-Environment: DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG, ALLOWED_HOSTS (comma separated),
-CSRF_TRUSTED_ORIGINS (comma separated), SECURE (1 behind HTTPS: secure cookies, HSTS, redirect);
-CELERY_BROKER_URL, CELERY_QUEUE; the presence durations below (SEAT_GRACE_SECONDS, ...).
+Environment: DATABASE_URL, REDIS_URL, SECRET_KEY (else SECRET_KEY_FILE, generated once),
+DEBUG (off unless 1), ALLOWED_HOSTS (comma separated), CSRF_TRUSTED_ORIGINS (comma separated),
+SECURE (1 behind HTTPS: secure cookies, HSTS, redirect); CELERY_BROKER_URL, CELERY_QUEUE; the
+presence durations below (SEAT_GRACE_SECONDS, ...).
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -25,9 +28,34 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-only-key-set-SECRET_KEY-in-production-0123456789"
+def local_secret_key(path: Path) -> str:
+    """The key kept in `path` (mode 600, outside git), made on first use. Every process of the
+    site reads the same file; the first to get there writes it, atomically (link fails if
+    another process won the race), so none ever reads half a key."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    from django.core.management.utils import get_random_secret_key
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draft = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as draft_file:
+        draft_file.write(get_random_secret_key() + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
+
+
+# Off unless asked for (DEBUG=1): a debug page shows settings, URLs and source to anyone.
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
 )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -51,6 +79,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Below WhiteNoise: static files keep their own (long) caching and need no policy.
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "musweb.headers.PrivatePageHeaders",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,7 +208,9 @@ STORAGES = {
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
-SECURE = env_bool("SECURE", not DEBUG)
+# Behind HTTPS in production, say SECURE=1. Off by default: `make run` serves plain HTTP on
+# 127.0.0.1, where secure cookies would never come back and log-in would fail.
+SECURE = env_bool("SECURE", False)
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
@@ -186,6 +219,47 @@ if SECURE:
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+elif set(ALLOWED_HOSTS) <= {"127.0.0.1", "localhost", "[::1]", "testserver"}:
+    # Plain HTTP on loopback only (make run): what HTTPS alone gives cannot hold there. Serving
+    # any other host without SECURE=1 keeps these warnings in `check --deploy`.
+    SILENCED_SYSTEM_CHECKS = [
+        "security.W004",  # SECURE_HSTS_SECONDS
+        "security.W008",  # SECURE_SSL_REDIRECT
+        "security.W012",  # SESSION_COOKIE_SECURE
+        "security.W016",  # CSRF_COOKIE_SECURE
+    ]
+
+# Every script and style comes from our own files (no inline code, no style attribute), so an
+# injected <script> or style="..." does nothing. 'self' covers the same origin's ws:/wss: too.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# Powerful browser features the site never uses, refused to every page and frame.
+PERMISSIONS_POLICY = ", ".join(
+    f"{feature}=()"
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+        "xr-spatial-tracking",
+    )
+)
 
 # Celery: Redis as broker; tasks that must survive a dead worker ack late.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)

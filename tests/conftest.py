@@ -38,6 +38,11 @@ def pytest_configure(config):
     settings.RATELIMIT_PREFIX = RATELIMIT_PREFIX
     # The sockets' heartbeats reach the database within a fifth of a second, not one.
     settings.HEARTBEAT_FLUSH_SECONDS = 0.2
+    # Pages render {% static %} without a collectstatic first: no manifest of hashed names.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
     app.conf.task_default_queue = CELERY_QUEUE
 
 
