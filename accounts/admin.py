@@ -6,10 +6,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.forms import AdminLoginForm
 from accounts.models import User
 from games.models import GameSeat
 from moderation import services
 from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
+
+# The admin's log-in is throttled like the site's (accounts.throttle).
+admin.site.login_form = AdminLoginForm
 
 
 class GameSeatInline(ReadOnlyInline):

@@ -7,6 +7,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts import throttle
 from accounts.forms import SignupForm
 
 
@@ -15,9 +16,15 @@ from accounts.forms import SignupForm
 def signup(request):
     if request.user.is_authenticated:
         return redirect("games:salle")
+    if request.method == "POST" and (wait := throttle.signup_wait(request)):
+        context = {"form": SignupForm(), "refusal": throttle.wait_message(wait)}
+        response = render(request, "accounts/signup.html", context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        throttle.signed_up(request)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request, _("Bienvenue, %(name)s ! Votre compte est créé.") % {"name": user.username}

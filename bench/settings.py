@@ -18,4 +18,3 @@ PASSWORD_HASHERS = ["bench.instrument.BenchPasswordHasher"]
 
 # collectstatic of the bench goes to its own folder (DEBUG=0 needs the manifest).
 STATIC_ROOT = os.environ.get("BENCH_STATIC_ROOT", "/tmp/barajamos-bench/static")
-AXES_ENABLED = os.environ.get("BENCH_AXES", "1") == "1"

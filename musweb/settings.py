@@ -70,7 +70,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
-    "axes",
     "accounts",
     "games.apps.GamesConfig",
     "moderation",
@@ -92,8 +91,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Every view needs a login unless marked @login_not_required (landing, rules, accounts).
     "accounts.middleware.LoginRequired",
-    # Last, as django-axes asks: it turns a lockout into its own response.
-    "axes.middleware.AxesMiddleware",
+    # Answers a throttled log-in 429 and gives a successful one its device cookie.
+    "accounts.middleware.login_throttle",
 ]
 
 ROOT_URLCONF = "musweb.urls"
@@ -163,10 +162,7 @@ CHANNEL_LAYERS = {
 }
 
 AUTH_USER_MODEL = "accounts.User"
-AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -177,12 +173,12 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:salle"
 LOGOUT_REDIRECT_URL = "home"
 
-# Brute-force protection (django-axes) on every login form, the admin's included.
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
+# Log-in and sign-up throttling (accounts.throttle) count per client IP: the reverse proxies
+# in front of the site (IPs or networks, comma separated) whose X-Forwarded-For is believed
+# (musweb.client_ip). The web process listens on loopback only (Procfile), so its proxy is on
+# this machine; without this every visitor would share the proxy's address. A peer that is not
+# a trusted proxy is the client, whatever header it sends.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français"))]

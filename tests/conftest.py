@@ -202,7 +202,7 @@ def cast(ane, bixente, camille, dani):
 
 @pytest.fixture
 def login():
-    """login(user) -> a test Client with that user's session (bypasses axes on purpose)."""
+    """login(user) -> a test Client with that user's session (no log-in form, no throttling)."""
 
     def make(user):
         client = Client()

@@ -107,36 +107,6 @@ def test_anonymous_htmx_request_is_sent_to_login_page(client):
     assert response["HX-Redirect"] == reverse("accounts:login")
 
 
-def _fail(client, url, username, times):
-    for _ in range(times):
-        client.post(url, {"username": username, "password": "mauvais"})
-
-
-def test_site_login_locks_out_after_repeated_failures(client, ane, settings):
-    url = reverse("accounts:login")
-    _fail(client, url, "ane", settings.AXES_FAILURE_LIMIT)
-    response = client.post(url, {"username": "ane", "password": PASSWORD})
-    assert response.status_code == 429
-    assert "Connexion bloquée" in response.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
-def test_lockout_is_per_username(client, ane, bixente, settings):
-    url = reverse("accounts:login")
-    _fail(client, url, "ane", settings.AXES_FAILURE_LIMIT)
-    response = client.post(url, {"username": "bixente", "password": PASSWORD})
-    assert response.status_code == 302
-
-
-def test_admin_login_locks_out_after_repeated_failures(client, make_user, settings):
-    make_user("garazi", is_staff=True, is_superuser=True)
-    url = reverse("admin:login")
-    _fail(client, url, "garazi", settings.AXES_FAILURE_LIMIT)
-    response = client.post(url, {"username": "garazi", "password": PASSWORD})
-    assert response.status_code == 429
-    assert "Connexion bloquée" in response.content.decode()
-
-
 def test_admin_login_works_for_staff(client, make_user):
     make_user("garazi", is_staff=True, is_superuser=True)
     response = client.post(reverse("admin:login"), {"username": "garazi", "password": PASSWORD})

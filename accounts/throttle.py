@@ -1,0 +1,107 @@
+"""Log-in and sign-up throttling: an attacker's own address gets blocked, never the account they
+aim at.
+
+- Per client IP: past FAILURES_PER_IP failed log-ins in its window, that address may not try
+  again until the window ends. One address cannot spray user names (each try hashes a password,
+  a third of a second of CPU).
+- Per user name: past FAILURES_PER_USERNAME failures, a browser unknown to that name gets one
+  try per SLOW_TRIES_PER_USERNAME window only: a guesser spread over many addresses gets few
+  tries, the real player waits a minute at worst. A browser that has logged in as that name
+  carries a signed device cookie and skips this limit (OWASP's "device cookies"), so a flood of
+  wrong passwords for a name never keeps its owner out of their usual browser.
+- Sign-ups: SIGNUPS_PER_IP accounts per address and hour.
+
+Every check runs before the password is hashed, so a refused try costs no CPU. The counters are
+musweb.ratelimit's (Redis), shared by every web process.
+"""
+
+import logging
+import math
+
+from django.conf import settings
+from django.utils.translation import ngettext
+
+from musweb import ratelimit
+from musweb.client_ip import client_ip
+
+log = logging.getLogger(__name__)
+
+FAILURES_PER_IP = ratelimit.Limit("login-failures-ip", 20, 15 * 60)
+FAILURES_PER_USERNAME = ratelimit.Limit("login-failures-username", 10, 60 * 60)
+SLOW_TRIES_PER_USERNAME = ratelimit.Limit("login-slow-tries-username", 1, 60)
+SIGNUPS_PER_IP = ratelimit.Limit("signups-ip", 5, 60 * 60)
+
+DEVICE_COOKIE = "appareil"
+DEVICE_COOKIE_SALT = "accounts.throttle.device"
+DEVICE_COOKIE_MAX_AGE = 180 * 24 * 60 * 60
+
+
+def login_wait(request, username: str) -> int:
+    """Seconds the client must wait before trying `username` (0: it may try now).
+
+    A try let through in slow mode takes the user name's slot for the window."""
+    ip = client_ip(request)
+    if ratelimit.exceeded(FAILURES_PER_IP, ip):
+        log.info("log-in refused: too many failures from %s", ip)
+        return ratelimit.retry_after(FAILURES_PER_IP, ip)
+    slow = not device_trusted(request, username) and ratelimit.exceeded(
+        FAILURES_PER_USERNAME, username
+    )
+    if slow and ratelimit.hit(SLOW_TRIES_PER_USERNAME, username):
+        log.info("log-in refused: user name in slow mode, from %s", ip)
+        return ratelimit.retry_after(SLOW_TRIES_PER_USERNAME, username)
+    return 0
+
+
+def login_failed(request, username: str) -> None:
+    ratelimit.hit(FAILURES_PER_IP, client_ip(request))
+    if not device_trusted(request, username):
+        ratelimit.hit(FAILURES_PER_USERNAME, username)
+
+
+def signup_wait(request) -> int:
+    """Seconds before this client may create another account (0: now)."""
+    ip = client_ip(request)
+    if ratelimit.exceeded(SIGNUPS_PER_IP, ip):
+        log.info("sign-up refused: too many accounts from %s", ip)
+        return ratelimit.retry_after(SIGNUPS_PER_IP, ip)
+    return 0
+
+
+def signed_up(request) -> None:
+    ratelimit.hit(SIGNUPS_PER_IP, client_ip(request))
+
+
+def wait_message(seconds: int) -> str:
+    if seconds < 60:
+        return ngettext(
+            "Trop de tentatives : réessayez dans %(count)d seconde.",
+            "Trop de tentatives : réessayez dans %(count)d secondes.",
+            seconds,
+        ) % {"count": seconds}
+    minutes = math.ceil(seconds / 60)
+    return ngettext(
+        "Trop de tentatives : réessayez dans %(count)d minute.",
+        "Trop de tentatives : réessayez dans %(count)d minutes.",
+        minutes,
+    ) % {"count": minutes}
+
+
+def device_trusted(request, username: str) -> bool:
+    """Whether this browser has logged in as `username` before (its signed device cookie)."""
+    name = request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=DEVICE_COOKIE_SALT, max_age=DEVICE_COOKIE_MAX_AGE
+    )
+    return name is not None and name == username
+
+
+def set_device_cookie(response, username: str) -> None:
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        username,
+        salt=DEVICE_COOKIE_SALT,
+        max_age=DEVICE_COOKIE_MAX_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
