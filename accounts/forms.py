@@ -4,7 +4,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts import throttle
+from accounts import throttle, usernames
 from accounts.models import User
 
 
@@ -46,7 +46,9 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
 
 
 class SignupForm(UserCreationForm):
-    """Username, optional e-mail, and a password checked by Django's validators."""
+    """Username, optional e-mail, and a password checked by Django's validators.
+
+    Look-alike names are refused (accounts.usernames)."""
 
     email = forms.EmailField(
         label=_("Adresse e-mail (facultative)"),
@@ -58,3 +60,12 @@ class SignupForm(UserCreationForm):
         model = User
         fields = ("username", "email")
         labels = {"username": _("Nom de joueur")}
+        help_texts = {
+            "username": _("Lettres d’un seul alphabet, chiffres et . _ - ; 150 caractères au plus.")
+        }
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username:  # None: already refused as taken
+            usernames.validate_new(username)
+        return username

@@ -1,10 +1,11 @@
-"""Sign-up: a rate limit per address."""
+"""Sign-up: a rate limit per address, and no look-alike user names."""
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
+from accounts.usernames import skeleton
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -29,3 +30,42 @@ def test_one_address_creates_a_few_accounts_an_hour(django_user_model):
     assert django_user_model.objects.count() == throttle.SIGNUPS_PER_IP.count
 
     assert _signup("ailleurs", ip="192.0.2.1").status_code == 302
+
+
+@pytest.mark.usefixtures("cheap_hashing")
+@pytest.mark.parametrize(
+    ("taken", "username", "message"),
+    [
+        ("admin", "аdmin", "d’un seul alphabet"),  # a Cyrillic а
+        ("ane", "аnе", "d’un seul alphabet"),  # Cyrillic а and е
+        ("admin", "adrnin", "ressemble trop"),
+        ("paco", "расо", "ressemble trop"),  # all Cyrillic
+        ("рара", "papa", "ressemble trop"),  # an older Cyrillic name, now in Latin
+        ("Ibai", "lbai", "ressemble trop"),
+        ("camille", "CAMILLE", "existe déjà"),
+        (None, "ane+1", "lettres, des chiffres"),
+        (None, "ane@mus", "lettres, des chiffres"),
+        (None, "ane\u200bx", "lettres, des chiffres"),  # a zero-width space
+        (None, "i\u0307ker", "d’un seul alphabet"),  # a combining dot on a Latin letter
+    ],
+)
+def test_look_alike_names_are_refused(make_user, django_user_model, taken, username, message):
+    if taken:
+        make_user(taken)
+    response = _signup(username)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not django_user_model.objects.filter(username=username).exists()
+
+
+@pytest.mark.usefixtures("cheap_hashing")
+@pytest.mark.parametrize("username", ["Jérôme", "Iñaki", "Олег", "山田たろう", "eneko_2", "x.y-z"])
+def test_names_of_one_script_are_welcome(make_user, username):
+    make_user("admin")
+    assert _signup(username).status_code == 302
+
+
+def test_skeletons():
+    assert skeleton("аdmin") == skeleton("adrnin") == "admin"
+    assert skeleton("ADMIN") == skeleton("admln") == skeleton("adm1n")
+    assert skeleton("Ibai") == skeleton("lbai") != skeleton("ibai")

@@ -1,0 +1,120 @@
+"""Look-alike user names, refused at sign-up (a Cyrillic `а` in `admin`, `rn` for `m`, ...).
+
+No dependency: the Python packages for Unicode confusables are unmaintained. Following Unicode
+TR39, a new name must
+- hold only letters, the digits 0-9 and . _ - (no symbols, spaces, invisible characters);
+- take its letters from one script (Japanese may mix Han, Hiragana and Katakana; Korean Han and
+  Hangul), with no combining mark on Latin, Greek or Cyrillic letters (NFKC composes theirs);
+- not share its skeleton with an existing user's name. The skeleton folds case and maps the
+  letters that look like Latin ones (Cyrillic, Greek, 0, 1, capital I, rn, vv) to them, so
+  `аdmin`, `ADMIN` and `adrnin` all read `admin`.
+
+The skeleton is computed in SQL too, so one query compares it with every existing name: a
+sequential scan of the users at each sign-up, bounded by the sign-up rate limit. An expression
+index on `skeleton_expression()` would make it an index look-up.
+"""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.db.models import F, Func, Value
+from django.db.models.functions import Lower, Replace
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+
+ALLOWED_SIGNS = frozenset("0123456789._-")
+SCRIPT_FAMILIES = (
+    frozenset({"HAN", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA"}),
+    frozenset({"HAN", "HANGUL"}),
+)
+SCRIPTS_WITHOUT_MARKS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+
+# Applied before lower-casing: a capital I looks like a small L.
+BEFORE_LOWER = ("I", "l")
+# Applied after lower-casing: for each Latin letter, the characters that look like it (Greek
+# and Cyrillic small letters go to the Latin letter their capital looks like).
+LOOKALIKES = {
+    "a": "аα",
+    "b": "вβ",
+    "c": "сϲ",
+    "d": "ԁ",
+    "e": "еε",
+    "g": "ԍ",
+    "h": "нһη",
+    "i": "іιı",
+    "j": "јϳ",
+    "k": "кκ",
+    "l": "ӏ1",
+    "m": "мμ",
+    "n": "ν",
+    "o": "о0ο",
+    "p": "рρ",
+    "q": "ԛ",
+    "s": "ѕ",
+    "t": "тτ",
+    "u": "υ",
+    "w": "ԝ",
+    "x": "хχ",
+    "y": "уү",
+    "z": "ζ",
+}
+SEQUENCES = (("rn", "m"), ("vv", "w"))
+# One table for Python and for SQL's TRANSLATE(text, from, to).
+LOOKALIKE_FROM = "".join(LOOKALIKES.values())
+LOOKALIKE_TO = "".join(letter * len(chars) for letter, chars in LOOKALIKES.items())
+_TABLE = str.maketrans(LOOKALIKE_FROM, LOOKALIKE_TO)
+
+
+def skeleton(name: str) -> str:
+    """The form `name` is compared by; equal skeletons look alike."""
+    text = unicodedata.normalize("NFKC", name).replace(*BEFORE_LOWER).lower().translate(_TABLE)
+    for sequence, letter in SEQUENCES:
+        text = text.replace(sequence, letter)
+    return text
+
+
+def skeleton_expression():
+    """skeleton() of the username column, in SQL (stored names are already NFKC)."""
+    text = Func(F("username"), Value(BEFORE_LOWER[0]), Value(BEFORE_LOWER[1]), function="TRANSLATE")
+    text = Func(Lower(text), Value(LOOKALIKE_FROM), Value(LOOKALIKE_TO), function="TRANSLATE")
+    for sequence, letter in SEQUENCES:
+        text = Replace(text, Value(sequence), Value(letter))
+    return text
+
+
+def validate_new(name: str) -> None:
+    """Raise a French ValidationError unless `name` may be taken by a new user."""
+    scripts, marks = set(), False
+    for char in name:
+        category = unicodedata.category(char)
+        if char in ALLOWED_SIGNS:
+            continue
+        if category.startswith("L"):
+            scripts.add(_script(char))
+        elif category in ("Mn", "Mc"):
+            marks = True
+        else:
+            raise ValidationError(
+                _("Un nom de joueur ne peut contenir que des lettres, des chiffres et . _ -"),
+                code="username_characters",
+            )
+    if not _one_script(scripts) or (marks and scripts & SCRIPTS_WITHOUT_MARKS):
+        raise ValidationError(
+            _("Un nom de joueur s’écrit avec les lettres d’un seul alphabet."),
+            code="username_mixed_scripts",
+        )
+    if User.objects.alias(skeleton=skeleton_expression()).filter(skeleton=skeleton(name)).exists():
+        raise ValidationError(
+            _("Ce nom ressemble trop à celui d’un joueur existant : choisissez-en un autre."),
+            code="username_lookalike",
+        )
+
+
+def _script(letter: str) -> str:
+    word = unicodedata.name(letter, "UNKNOWN").split()[0]
+    return "HAN" if word == "CJK" else word
+
+
+def _one_script(scripts: set[str]) -> bool:
+    return len(scripts) <= 1 or any(scripts <= family for family in SCRIPT_FAMILIES)
