@@ -286,7 +286,13 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": SWEEP_SECONDS,
         # A sweep queued while no worker ran is worthless later: the next one does the job.
         "options": {"expires": SWEEP_SECONDS},
-    }
+    },
+    # Expired sessions and their index rows (accounts.services.sessions_prune).
+    "prune-sessions": {
+        "task": "accounts.tasks.prune_sessions",
+        "schedule": 60 * 60,
+        "options": {"expires": 60 * 60},
+    },
 }
 
 LOGGING = {
