@@ -51,12 +51,14 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
         # Every session of the user fails the auth hash from now on, indexed or not, and
         # stays dead after an unban (accounts.models.User.session_epoch).
         user.session_epoch += 1
+        # Registered before the save: the user's sockets get this message, with the reason,
+        # before the "sessions changed" that the save itself sends (games.sessions_watch).
+        kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
+        broadcast.user_kicked(user.pk, kicked)
         user.save(update_fields=["is_active", "banned_at", "ban_reason", "session_epoch"])
     with transaction.atomic():
         cancelled = _leave_active_tables(user, by, reason)
         sessions_end(user=user)
-        kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
-        broadcast.user_kicked(user.pk, kicked)
         return _record(StaffAction.Kind.BAN, by=by, reason=reason, target_user=user, game=cancelled)
 
 
