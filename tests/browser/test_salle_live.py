@@ -24,7 +24,8 @@ def sign_up(page, username):
 
 def wait_for_socket(page):
     """The salle socket is open once its first push (the full salle) has been swapped in."""
-    page.wait_for_function("document.getElementById('salle').dataset.pushed === '1'")
+    # An assertion, not wait_for_function: the page's CSP refuses the eval that polls it.
+    expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
 
 
 def mark_page(page):
