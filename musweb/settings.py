@@ -298,7 +298,17 @@ CELERY_BEAT_SCHEDULE: dict = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {
+        "suspicious_without_traceback": {
+            "()": "musweb.log_filters.SuspiciousRequestWithoutTraceback"
+        }
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["suspicious_without_traceback"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }

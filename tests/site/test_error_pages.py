@@ -1,5 +1,8 @@
 """The site's own French error pages: no setting, URL, traceback or exception text shown."""
 
+import io
+import logging
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -73,3 +76,33 @@ def test_the_500_page_renders_with_no_request_and_no_database():
 
     content = loader.get_template("500.html").render()
     assert "<h1>Erreur du serveur</h1>" in content
+
+
+@pytest.fixture
+def site_log():
+    """What the site's own console handler (settings.LOGGING) writes, during the test."""
+    from musweb.log_filters import SuspiciousRequestWithoutTraceback
+
+    handler = next(
+        handler
+        for handler in logging.getLogger().handlers
+        if any(isinstance(f, SuspiciousRequestWithoutTraceback) for f in handler.filters)
+    )
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+@pytest.mark.django_db
+def test_a_forged_host_is_logged_in_one_line_without_traceback(client, site_log):
+    client.get("/", headers={"host": "evil.example"})
+    logged = site_log.getvalue()
+    assert "Invalid HTTP_HOST header: 'evil.example'" in logged
+    assert "Traceback" not in logged
+
+
+@pytest.mark.django_db
+def test_a_crash_keeps_its_traceback_in_the_log(failing_client, site_log):
+    failing_client.get("/boom/")
+    assert "Traceback" in site_log.getvalue()
