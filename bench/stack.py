@@ -178,6 +178,9 @@ class Stack:
 
     def start_web(self, name: str, server: str, port: int) -> None:
         app = "musweb.asgi:application"
+        # Sockets are refused unless their page's origin is one of the site's (musweb.origins).
+        origins = {o for o in self.env.get("SITE_ORIGINS", "").split(",") if o}
+        self.env["SITE_ORIGINS"] = ",".join(sorted(origins | {f"http://127.0.0.1:{port}"}))
         if server == "daphne":
             command = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), app]
         else:

@@ -59,6 +59,12 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(
 )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# The origins (scheme://host[:port]) the site's pages are served from: a WebSocket opened by a
+# page of any other origin, even another port or scheme of the same host, is refused
+# (musweb.origins; CSRF_TRUSTED_ORIGINS count too). testserver: Django's test client.
+SITE_ORIGINS = env_list(
+    "SITE_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000,http://testserver"
+)
 
 INSTALLED_APPS = [
     "daphne",

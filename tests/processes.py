@@ -78,7 +78,9 @@ def stop(process: subprocess.Popen, sig=signal.SIGTERM, timeout=10.0) -> None:
 
 
 def start_daphne(port: int, env: dict) -> tuple[subprocess.Popen, Path]:
+    """daphne on 127.0.0.1:`port`, whose pages (and sockets) have that origin."""
     args = ["daphne", "-b", "127.0.0.1", "-p", str(port), "musweb.asgi:application"]
+    env = {**env, "SITE_ORIGINS": f"http://127.0.0.1:{port}"}
     process, log_path = start(args, env, "daphne")
     wait_until_up(f"http://127.0.0.1:{port}", process, log_path)
     return process, log_path
