@@ -2,7 +2,8 @@
 
 A seat's open table sockets are its SeatConnection rows. When the last one goes (closed, or
 silent past HEARTBEAT_LIMIT_SECONDS), the seat is away until its `deadline` (now +
-SEAT_GRACE_SECONDS): a Celery task is scheduled for the deadline, on commit. A (re)connection
+SEAT_GRACE_SECONDS): a Celery task is scheduled for the deadline, on commit (at most one per
+seat per grace period; the sweep takes the absences past that). A (re)connection
 from any tab or device bumps the seat's `presence_epoch` and clears the deadline. The task and
 the beat sweep (games.tasks) call the same idempotent service, `game_cancel_if_abandoned`,
 which cancels through `play.game_finish` only if that same absence is still open. Deadlines
@@ -34,6 +35,7 @@ from django.utils import timezone
 
 from games import broadcast, labels, play, services
 from games.models import Game, GameSeat, SeatConnection, Table, WebProcess
+from musweb import ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -177,10 +179,15 @@ def _close_connections(game_id: int, seat_id: int, which: Q, now):
 
 
 def _schedule_check(seat_id: int, epoch: int, deadline) -> None:
-    """Hurry the deadline with a task due then. If the broker cannot take it, the sweep will
-    find the passed deadline all the same."""
+    """Hurry the deadline with a task due then, at most once per seat per grace period: a
+    socket opened and closed in a loop would otherwise queue a task per cycle. An absence that
+    gets no task of its own (or whose task the broker could not take) is the sweep's: it finds
+    the passed deadline all the same, within SWEEP_SECONDS."""
     from games import tasks
 
+    once = ratelimit.Limit("seat-abandon-check", 1, max(math.ceil(settings.SEAT_GRACE_SECONDS), 1))
+    if ratelimit.hit(once, str(seat_id)):
+        return
     try:
         tasks.cancel_if_abandoned.apply_async((seat_id, epoch), eta=deadline)
     except Exception:

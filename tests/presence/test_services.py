@@ -311,3 +311,20 @@ def test_one_flush_writes_every_heartbeat_of_the_process_in_a_fixed_number_of_qu
     with django_assert_num_queries(6):
         lost = heartbeats._write({"a", "b", "c", "d"}, {u.pk for u in cast})
     assert lost == set()
+
+
+def test_connect_close_churn_queues_one_check_and_the_sweep_still_cancels(
+    game, dani, settings, no_broker, django_capture_on_commit_callbacks
+):
+    """A socket opened and closed 30 times in a row: one countdown task, not thirty; the
+    last absence, which has no task of its own, is the sweep's."""
+    settings.SEAT_GRACE_SECONDS = 60
+    for cycle in range(30):
+        connect(game, dani, f"cycle-{cycle}")
+        with django_capture_on_commit_callbacks(execute=True):
+            deadline = presence.seat_disconnect(channel_name=f"cycle-{cycle}")
+    assert no_broker.call_count == 1
+    assert seat_of(game, dani).deadline == deadline
+    assert presence.sweep(now=deadline - timedelta(seconds=1))["abandoned"] == 0
+    assert presence.sweep(now=deadline + timedelta(seconds=1))["abandoned"] == 1
+    assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED
