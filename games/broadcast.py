@@ -6,7 +6,9 @@ Groups and events (consumers name their handlers after the event type, dots as u
 - ``salle``: "salle.changed" {started_table_id}.
 - ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason};
   "game.presence" {game_id} -- a seat went away or came back (the version did not change).
-- ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003).
+- ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003);
+  "user.sessions" {ended_session_key} -- a session of that user ended (that key, or None: a
+  password or account change): each socket checks its own session, closes if it ended.
 """
 
 import logging
@@ -60,6 +62,13 @@ def presence_changed(game_id: int) -> None:
 def user_kicked(user_id: int, reason: str) -> None:
     """Close every socket of this user (after sending its page to the login page)."""
     event = {"type": "user.kicked", "reason": reason}
+    transaction.on_commit(lambda: _send(user_group(user_id), event))
+
+
+def sessions_changed(user_id: int, *, ended_session_key: str | None = None) -> None:
+    """A session of this user ended (`ended_session_key`), or may have (the user changed):
+    each of the user's sockets checks its own session and closes if it ended."""
+    event = {"type": "user.sessions", "ended_session_key": ended_session_key}
     transaction.on_commit(lambda: _send(user_group(user_id), event))
 
 

@@ -7,21 +7,49 @@ redirect to the login page and closes the socket with code 4003.
 The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
 socket refreshes its SeatConnection, the salle socket its player's open table (games.presence,
 games.services.tables_seen_by). Anything else sent up the socket is ignored: writes go over
-HTTP."""
+HTTP. A message longer than MAX_MESSAGE_CHARS, or a binary one, closes the socket.
+
+A user holds at most SOCKETS_PER_USER sockets of each kind (games.sockets): a new one closes the
+oldest, whose page says it was opened elsewhere ("socket.replaced", code 4002). A "user.sessions"
+event (games.sessions_watch: a logout, a password or account change) makes each socket of that
+user check its own session and close (code 4001) if it has ended; the page reloads, and the
+login page asks who is there.
+
+Whatever a handler raises, the socket's cleanup (groups, presence, the count of sockets) runs
+and the socket closes (1011: the page reconnects for a full render)."""
 
 import asyncio
 import json
 import logging
+from typing import NoReturn
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.urls import reverse
 
-from games import presence, rendering, selectors, services
+from games import presence, rendering, selectors, services, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.heartbeats import HEARTBEATS
+from musweb import ratelimit
 
 KICKED_CLOSE_CODE = 4003
+REPLACED_CLOSE_CODE = 4002
+SESSION_ENDED_CLOSE_CODE = 4001
+FAILED_CLOSE_CODE = 1011  # the htmx ws extension reconnects after it
+TOO_BIG_CLOSE_CODE = 1009
+UNSUPPORTED_CLOSE_CODE = 1003
+# The pages send messages of about 60 characters; parsing is refused well before a long one.
+MAX_MESSAGE_CHARS = 1024
+REPLACED = (
+    "Cette page a été ouverte ailleurs (un autre onglet ou appareil) : elle n’est plus à jour."
+)
+SESSION_ENDED = "Votre session a pris fin."
+# A page asks for a salle render ({"type": "salle.page"}) once per Tables précédentes /
+# suivantes link; past this, per user, the page is noted but no render is forced.
+SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
 # A salle socket renders at most once per PUSH_WINDOW seconds, plus the render running.
 PUSH_WINDOW = 0.25
 
@@ -34,35 +62,118 @@ def _render(function):
     return database_sync_to_async(function, thread_sensitive=False)
 
 
-def is_heartbeat(text_data) -> bool:
+def parse_message(text_data) -> dict | None:
+    """A message from the page: a JSON object, else None (ignored)."""
     try:
         message = json.loads(text_data or "")
-    except ValueError:
-        return False
-    return isinstance(message, dict) and message.get("type") == "heartbeat"
+    except (ValueError, RecursionError):
+        return None
+    return message if isinstance(message, dict) else None
+
+
+def leave_fragments(*, redirect_to: str, message: str) -> str:
+    """The table page's #flash and the salle page's #salle with `message`: both pages follow
+    a non-empty `redirect_to` (static/js/table.js, salle.js) and stay put on an empty one."""
+    salle = render_to_string(
+        "games/salle.html#salle-redirect", {"redirect_to": redirect_to, "message": message}
+    )
+    return rendering.leave_fragment(redirect_to=redirect_to, message=message) + salle
 
 
 class UserSocket(AsyncWebsocketConsumer):
     """Base: a logged-in user's socket in some groups, always with the user's own group."""
 
+    kind = ""  # the kind of socket counted per user (games.sockets)
     groups_joined: tuple[str, ...] = ()
+    cleaned_up = False
 
     def authenticated_user(self):
         user = self.scope.get("user")
         return user if user is not None and user.is_authenticated else None
 
+    def page_path(self) -> str:
+        """The address of the page this socket belongs to."""
+        raise NotImplementedError
+
     async def join(self, *groups: str) -> None:
-        self.groups_joined = (*groups, user_group(self.scope["user"].pk))
+        """Join the groups and count this socket; the user's oldest past the limit close."""
+        user_id = self.scope["user"].pk
+        self.groups_joined = (*groups, user_group(user_id))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        oldest = await asyncio.to_thread(
+            sockets.socket_opened, kind=self.kind, user_id=user_id, channel_name=self.channel_name
+        )
+        for channel_name in oldest:
+            await self.channel_layer.send(channel_name, {"type": "socket.replaced"})
+
+    async def dispatch(self, message):
+        """Run a handler; if it raises, log it, close the socket and still clean up."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            log.exception("%s of user %s: %s failed", type(self).__name__, self.user_id(), message)
+            await self.end(FAILED_CLOSE_CODE)
+
+    def user_id(self):
+        user = self.scope.get("user")
+        return getattr(user, "pk", None)
+
+    async def end(self, code: int, reason: str = "") -> NoReturn:
+        """Close the socket, clean up now (not when the server reports the close: a client may
+        never answer) and stop the consumer."""
+        try:
+            await self.close(code=code, reason=reason or None)
+        except Exception:
+            log.warning("%s of user %s: close failed", type(self).__name__, self.user_id())
+        try:
+            await self.disconnect(code)
+        except Exception:
+            log.exception("%s of user %s: cleanup failed", type(self).__name__, self.user_id())
+        raise StopConsumer
 
     async def disconnect(self, code):
+        """Clean up once, however the socket ended: `release` (the subclasses'), then the
+        groups and the count of sockets, even if `release` raised."""
+        if self.cleaned_up:
+            return
+        self.cleaned_up = True
+        try:
+            await self.release()
+        finally:
+            await self.leave()
+
+    async def release(self):
+        """The subclasses' cleanup (presence, pushes)."""
+
+    async def leave(self):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if self.groups_joined:
+            await asyncio.to_thread(
+                sockets.socket_closed,
+                kind=self.kind,
+                user_id=self.scope["user"].pk,
+                channel_name=self.channel_name,
+            )
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Only heartbeats are read; everything is written over HTTP."""
-        if self.groups_joined and is_heartbeat(text_data):
+        """Only small JSON messages are read: heartbeats here, and what the subclasses'
+        `on_message` knows; everything is written over HTTP."""
+        if not self.groups_joined:
+            return
+        if text_data is None:
+            await self.end(UNSUPPORTED_CLOSE_CODE, "Messages texte seulement.")
+        elif len(text_data) > MAX_MESSAGE_CHARS:
+            await self.end(TOO_BIG_CLOSE_CODE, "Message trop long.")
+        message = parse_message(text_data)
+        if message is not None:
+            await self.on_message(message)
+
+    async def on_message(self, message: dict):
+        if message.get("type") == "heartbeat":
             await self.heartbeat()
 
     async def heartbeat(self):
@@ -70,7 +181,29 @@ class UserSocket(AsyncWebsocketConsumer):
 
     async def user_kicked(self, event):
         await self.send(text_data=rendering.kicked_fragments(event.get("reason") or ""))
-        await self.close(code=KICKED_CLOSE_CODE)
+        await self.end(KICKED_CLOSE_CODE)
+
+    async def socket_replaced(self, event):
+        """The user opened one socket too many of this kind elsewhere: this, the oldest,
+        closes; its page stays, with the reason (no redirect: it would close the newer one)."""
+        await self.send(text_data=leave_fragments(redirect_to="", message=REPLACED))
+        await self.end(REPLACED_CLOSE_CODE)
+
+    async def user_sessions(self, event):
+        """A session of this user ended, or the user changed: close if this socket's did.
+        The page reloads: a session still valid (this browser's new one after a password
+        change) shows it again, an ended one leads to the login page."""
+        session_key = self.scope["session"].session_key
+        ended = event.get("ended_session_key")
+        if ended is None or ended != session_key:
+            valid = await database_sync_to_async(sessions_watch.session_still_valid)(
+                session_key=session_key, user_id=self.scope["user"].pk
+            )
+            if valid:
+                return
+        html = leave_fragments(redirect_to=self.page_path(), message=SESSION_ENDED)
+        await self.send(text_data=html)
+        await self.end(SESSION_ENDED_CLOSE_CODE)
 
 
 class SalleConsumer(UserSocket):
@@ -86,6 +219,7 @@ class SalleConsumer(UserSocket):
     tables that started meanwhile all go into that render, so a seated player's redirect to
     the table page is never lost."""
 
+    kind = "salle"
     page = 1
     nav = 0
     dirty = False
@@ -102,6 +236,9 @@ class SalleConsumer(UserSocket):
         await self.tables_seen()
         self.push()
 
+    def page_path(self) -> str:
+        return reverse("games:salle")
+
     async def tables_seen(self):
         await _render(services.tables_seen_by)([self.scope["user"].pk])
 
@@ -109,19 +246,22 @@ class SalleConsumer(UserSocket):
         """Marked in memory, written with the others once a second (games.heartbeats)."""
         HEARTBEATS.salle_beat(self.scope["user"].pk)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        message = salle_page_message(text_data) if self.groups_joined else None
-        if message is None:
-            await super().receive(text_data=text_data, bytes_data=bytes_data)
+    async def on_message(self, message: dict):
+        page = salle_page_message(message)
+        if page is None:
+            await super().on_message(message)
             return
-        self.page, self.nav = message
-        self.push()  # the page got it over HTTP, but a push it drops meanwhile may be newer
+        self.page, self.nav = page
+        # The page got it over HTTP, but a push it drops meanwhile may be newer. Past the limit
+        # the next change renders the page noted here.
+        user_id = self.scope["user"].pk
+        if not await asyncio.to_thread(ratelimit.hit, SALLE_PAGE_RENDERS, user_id):
+            self.push()
 
-    async def disconnect(self, code):
+    async def release(self):
         self.stop_pushing()
         if self.groups_joined:
             await self.tables_seen()  # the 10 minutes of an unwatched table start now
-        await super().disconnect(code)
 
     async def user_kicked(self, event):
         self.stop_pushing()  # no salle after the redirect to the login page
@@ -179,13 +319,9 @@ def page_number(values) -> int:
     return page if page > 0 else 1
 
 
-def salle_page_message(text_data) -> tuple[int, int] | None:
+def salle_page_message(message: dict) -> tuple[int, int] | None:
     """(page, nav) of a {"type": "salle.page"} message from the salle page, else None."""
-    try:
-        message = json.loads(text_data or "")
-    except ValueError:
-        return None
-    if not isinstance(message, dict) or message.get("type") != "salle.page":
+    if message.get("type") != "salle.page":
         return None
     nav = message.get("nav")
     return page_number(message.get("page")), nav if isinstance(nav, int) and nav >= 0 else 0
@@ -197,6 +333,7 @@ class TableConsumer(UserSocket):
     "game.changed" and "game.presence" (a seat away or back); a cancelled game sends the player
     to the salle. While the game is played the socket is one of its seat's SeatConnections."""
 
+    kind = "table"
     game_id: int | None = None
     rendered_version = -1
     tracked = False  # a SeatConnection row stands for this socket
@@ -219,6 +356,9 @@ class TableConsumer(UserSocket):
         await self.track()
         await self.send_table()
 
+    def page_path(self) -> str:
+        return reverse("games:table", args=[self.table_id])
+
     async def track(self):
         self.tracked = await _render(presence.seat_connect)(
             game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name
@@ -233,13 +373,12 @@ class TableConsumer(UserSocket):
         (games.heartbeats), and calls `track` again if the sweep took this one for dead."""
         HEARTBEATS.beat(self.channel_name)
 
-    async def disconnect(self, code):
+    async def release(self):
         self.closed = True
         HEARTBEATS.forget(self.channel_name)
         if self.tracked:
             self.tracked = False
             await _render(presence.seat_disconnect)(channel_name=self.channel_name)
-        await super().disconnect(code)
 
     async def game_presence(self, event):
         await self.send_table()

@@ -65,6 +65,9 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 SITE_ORIGINS = env_list(
     "SITE_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000,http://testserver"
 )
+# Open sockets per user and kind (salle, table), counted across web processes: past it the
+# oldest closes, saying the page was opened elsewhere (games.sockets).
+SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "8"))
 
 INSTALLED_APPS = [
     "daphne",
