@@ -114,7 +114,8 @@ class UserSocket(AsyncWebsocketConsumer):
         except StopConsumer:
             raise
         except Exception:
-            log.exception("%s of user %s: %s failed", type(self).__name__, self.user_id(), message)
+            name, user_id = type(self).__name__, self.user_id()
+            log.exception("%s of user %s: %s failed", name, user_id, message.get("type"))
             await self.end(FAILED_CLOSE_CODE)
 
     def user_id(self):
