@@ -29,7 +29,7 @@ from django.test import RequestFactory  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine, rendering  # noqa: E402
-from games.engine.play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
+from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
 NAMES = ("ane", "bixente", "camille", "dani")

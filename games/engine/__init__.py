@@ -3,7 +3,8 @@
 Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomputed tables),
 ``betting`` (one lance's envite), ``machine`` (the state machine), ``scoring`` (showdown and
 count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
-REPLAY.md), ``shuffle`` (seeded hashlib shuffler), ``play`` (random legal play), ``bench``.
+REPLAY.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
+tests and the benchmark), ``bench``.
 
 The API is the contract the Django shell is written against (fixed: add, never rename).
 It is kept verbatim in :mod:`games.engine.contract`; the package exports every name it

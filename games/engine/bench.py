@@ -12,7 +12,7 @@ import os
 import statistics
 import time
 
-from .play import play_partie, shuffled_deck
+from .random_play import play_partie, shuffled_deck
 from .scoring import showdown_paso
 from .shuffle import SeededShuffler
 

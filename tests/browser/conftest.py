@@ -116,7 +116,7 @@ def start_cast_table(transactional_db, cast, in_thread):
     started with two decks drawn from SeededShuffler(seed), ane first to speak."""
     from games import services
     from games.engine import SeededShuffler
-    from games.engine.play import shuffled_deck
+    from games.engine.random_play import shuffled_deck
     from games.models import Game
 
     def start(seed: int) -> Game:

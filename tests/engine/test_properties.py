@@ -18,7 +18,7 @@ from games.engine import (
     to_act,
 )
 from games.engine.cards import CARD_SET
-from games.engine.play import DEFAULT_WEIGHTS, pick_action, play_partie
+from games.engine.random_play import DEFAULT_WEIGHTS, pick_action, play_partie
 from games.engine.shuffle import SeededShuffler
 
 from .helpers import strings

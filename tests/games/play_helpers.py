@@ -3,7 +3,7 @@
 
 from games import services
 from games.engine import CARD_CODES, to_act
-from games.engine.play import DEFAULT_WEIGHTS, pick_action
+from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from games.models import Game
 from games.presentation import card_view
 from tests.presentation.helpers import CODE_RE
