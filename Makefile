@@ -42,6 +42,7 @@ run: db
 test: db
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy games/engine
 	$(PY) -m pytest
 
 lint: install

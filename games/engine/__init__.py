@@ -6,25 +6,58 @@ count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``rep
 REPLAY.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
 tests and the benchmark), ``bench``.
 
-The API is the contract the Django shell is written against (fixed: add, never rename).
-It is kept verbatim in :mod:`games.engine.contract`; the package exports every name it
-lists.
+The site imports from this package only; ``types`` writes the state, the observation and the
+actions out once, and mypy checks the engine against them in ``make test``.
 """
 
 from .cards import CARD_CODES
-from .errors import ILLEGAL_CODES, IllegalAction, ReplayError
+from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode, ReplayError
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import hand_records, observation
 from .replay import replay, replay_document
 from .serialization import dumps, loads
 from .shuffle import SeededShuffler, seeded_shuffler
+from .types import (
+    TARGET,
+    Action,
+    ActionType,
+    Kings,
+    Lance,
+    LegalAction,
+    Observation,
+    Outcome,
+    Phase,
+    PublicEnvite,
+    ReplayDocument,
+    Stake,
+    State,
+    Status,
+    Word,
+    team_of,
+)
 
 __all__ = [
     "CARD_CODES",
     "ILLEGAL_CODES",
+    "TARGET",
+    "Action",
+    "ActionType",
     "IllegalAction",
+    "IllegalCode",
+    "Kings",
+    "Lance",
+    "LegalAction",
+    "Observation",
+    "Outcome",
+    "Phase",
+    "PublicEnvite",
+    "ReplayDocument",
     "ReplayError",
     "SeededShuffler",
+    "Stake",
+    "State",
+    "Status",
+    "Word",
     "apply",
     "dumps",
     "hand_records",
@@ -35,5 +68,6 @@ __all__ = [
     "replay",
     "replay_document",
     "seeded_shuffler",
+    "team_of",
     "to_act",
 ]

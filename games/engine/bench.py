@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from collections.abc import Callable
 
 from .random_play import play_partie, shuffled_deck
 from .scoring import showdown_paso
@@ -42,7 +43,7 @@ def _one_core() -> None:
             os.sched_setaffinity(0, {cpus[0]})
 
 
-def main(runs: int = 5, out=print) -> tuple[int, int]:
+def main(runs: int = 5, out: Callable[[str], object] = print) -> tuple[int, int]:
     _one_core()
     rng = SeededShuffler(2024)
     deals = []

@@ -20,13 +20,25 @@ The open envite of a lance is a plain dict (part of the state)::
 
 from __future__ import annotations
 
-OPENING_TYPES = frozenset({"pass", "bet", "ordago"})
-VOTE_TYPES = frozenset({"hold", "refuse", "raise", "ordago"})
-MAX_STAKE = 40
+from .types import (
+    TARGET,
+    ActionType,
+    Envite,
+    LegalAction,
+    PublicEnvite,
+    Stake,
+    Vote,
+    VoteType,
+    team_of,
+)
+
+OPENING_TYPES: frozenset[ActionType] = frozenset({"pass", "bet", "ordago"})
+VOTE_TYPES: frozenset[ActionType] = frozenset({"hold", "refuse", "raise", "ordago"})
+MAX_STAKE = TARGET
 MIN_BET = 2
 
 
-def open_envite(eligible: list[int]) -> dict:
+def open_envite(eligible: list[int]) -> Envite:
     return {
         "eligible": list(eligible),
         "stake": None,
@@ -39,40 +51,40 @@ def open_envite(eligible: list[int]) -> dict:
     }
 
 
-def is_opening(b: dict) -> bool:
+def is_opening(b: Envite) -> bool:
     return b["stake"] is None
 
 
-def opener(b: dict) -> int:
+def opener(b: Envite) -> int:
     return b["eligible"][b["turn"]]
 
 
-def voters(b: dict) -> list[int]:
+def voters(b: Envite) -> list[int]:
     """Eligible seats of the answering team that have not voted yet (from the mano)."""
     team = b["answering_team"]
-    return [s for s in b["eligible"] if s % 2 == team and str(s) not in b["votes"]]
+    return [s for s in b["eligible"] if team_of(s) == team and str(s) not in b["votes"]]
 
 
-def to_act(b: dict) -> list[int]:
+def to_act(b: Envite) -> list[int]:
     return [opener(b)] if is_opening(b) else voters(b)
 
 
-def deje(b: dict) -> int:
+def deje(b: Envite) -> int:
     """Points paid at a refusal: the stake held before the last bet or raise, at least 1."""
     return max(1, b["held"])
 
 
-def place_bet(b: dict, seat: int, stake: int | str) -> None:
+def place_bet(b: Envite, seat: int, stake: Stake) -> None:
     """An opening bet or órdago by ``seat``: the other team must now answer."""
     b["stake"] = stake
     b["held"] = 0
-    b["bettor_team"] = seat % 2
-    b["answering_team"] = 1 - seat % 2
+    b["bettor_team"] = team_of(seat)
+    b["answering_team"] = 1 - team_of(seat)
     b["votes"] = {}
     b["bettor_seat"] = seat
 
 
-def vote_is_final(b: dict, vote: dict) -> bool:
+def vote_is_final(b: Envite, vote: Vote) -> bool:
     if vote["type"] == "ordago":
         return True
     if vote["type"] == "hold" and b["stake"] == "ordago":
@@ -80,10 +92,10 @@ def vote_is_final(b: dict, vote: dict) -> bool:
     return not voters(b)
 
 
-def team_answer(b: dict) -> tuple[str, int | None, int | None]:
+def team_answer(b: Envite) -> tuple[VoteType, int | None, int]:
     """``(kind, raise_to, seat)`` of the team's answer: its most aggressive vote."""
     best: tuple[int, int] = (-1, 0)
-    who: tuple[str, int | None, int | None] = ("refuse", None, None)
+    who: tuple[VoteType, int | None, int] = ("refuse", None, -1)  # called after a vote
     rank = {"refuse": 0, "hold": 1, "raise": 2, "ordago": 3}
     for s in b["eligible"]:  # from the mano: on a tie the nearest the mano keeps it
         vote = b["votes"].get(str(s))
@@ -96,7 +108,7 @@ def team_answer(b: dict) -> tuple[str, int | None, int | None]:
     return who
 
 
-def raise_to(b: dict, seat: int, stake: int | str) -> None:
+def raise_to(b: Envite, seat: int, stake: Stake) -> None:
     """The answering team raised (to an int) or answered órdago: roles swap."""
     held = b["stake"]
     b["held"] = held if isinstance(held, int) else b["held"]
@@ -106,7 +118,7 @@ def raise_to(b: dict, seat: int, stake: int | str) -> None:
     b["bettor_seat"] = seat
 
 
-def templates(b: dict, seat: int) -> list[dict]:
+def templates(b: Envite, seat: int) -> list[LegalAction]:
     """Legal action templates of ``seat`` in this envite ([] when it may not act)."""
     if is_opening(b):
         if opener(b) != seat:
@@ -118,16 +130,16 @@ def templates(b: dict, seat: int) -> list[dict]:
         ]
     if seat not in voters(b):
         return []
-    out = [{"type": "refuse"}, {"type": "hold"}]
+    out: list[LegalAction] = [{"type": "refuse"}, {"type": "hold"}]
     stake = b["stake"]
-    if stake != "ordago":
+    if isinstance(stake, int):
         if stake < MAX_STAKE:
             out.append({"type": "raise", "min": stake + 1, "max": MAX_STAKE})
         out.append({"type": "ordago"})
     return out
 
 
-def public(b: dict | None) -> dict | None:
+def public(b: Envite | None) -> PublicEnvite | None:
     if b is None:
         return None
     return {
@@ -136,5 +148,5 @@ def public(b: dict | None) -> dict | None:
         "held": b["held"],
         "bettor_team": b["bettor_team"],
         "answering_team": b["answering_team"],
-        "votes": {k: dict(v) for k, v in b["votes"].items()},
+        "votes": {k: v.copy() for k, v in b["votes"].items()},
     }

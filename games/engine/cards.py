@@ -41,20 +41,11 @@ def card_points(rank: int, kings: int) -> int:
     return 10 if eff >= 10 else eff
 
 
-def code_rank(code: str) -> int:
-    """Face rank of a card code; KeyError for a code that is not one of the 40."""
-    return CARD_RANK[code]
-
-
-def is_card(value: object) -> bool:
-    return isinstance(value, str) and value in CARD_SET
-
-
 def is_deck(value: object) -> bool:
     """True for a list holding each of the 40 codes exactly once."""
     return (
         isinstance(value, list)
-        and len(value) == 40
+        and len(value) == len(CARD_CODES)
         and all(isinstance(c, str) for c in value)
         and set(value) == CARD_SET
     )

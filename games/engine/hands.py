@@ -22,11 +22,12 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .cards import CARD_CODES, CARD_RANK, MODALITIES, RANK_ORDER, RANKS, card_points, effective_rank
+from .types import Lance
 
 GRAND, PETIT, PAIRES, PAIRES_VALUE, JEU, JEU_VALUE, POINT, TOTAL = range(8)
 
 #: lance name -> index of its strength in a table entry
-LANCE_INDEX: dict[str, int] = {"grand": GRAND, "petit": PETIT, "paires": PAIRES, "jeu": JEU}
+LANCE_INDEX: dict[Lance, int] = {"grand": GRAND, "petit": PETIT, "paires": PAIRES, "jeu": JEU}
 LANCE_INDEX["point"] = POINT
 
 JEU_ORDER: tuple[int, ...] = (31, 32, 40, 37, 36, 35, 34, 33)  # best first
@@ -96,26 +97,22 @@ def evaluate(cards: list[str] | tuple[str, ...], kings: int) -> tuple[int, ...]:
     return TABLES[kings][hand_key(cards)]
 
 
-def paires_of(cards, kings: int) -> tuple[str | None, int]:
+def paires_of(cards: list[str] | tuple[str, ...], kings: int) -> tuple[str | None, int]:
     """``("par" | "medias" | "duples" | None, value)`` of a hand."""
     info = evaluate(cards, kings)
     return PAIRES_NAMES.get(info[PAIRES_VALUE]), info[PAIRES_VALUE]
 
 
-def total_of(cards, kings: int) -> int:
+def total_of(cards: list[str] | tuple[str, ...], kings: int) -> int:
     """Card-point sum of a hand (Jeu when >= 31, else its Point)."""
     return evaluate(cards, kings)[TOTAL]
 
 
-def has_paires(cards, kings: int) -> bool:
-    return evaluate(cards, kings)[PAIRES] > 0
-
-
-def has_jeu(cards, kings: int) -> bool:
+def has_jeu(cards: list[str] | tuple[str, ...], kings: int) -> bool:
     return evaluate(cards, kings)[JEU] > 0
 
 
-def best_seat(strengths: list[int], eligible, mano: int) -> int:
+def best_seat(strengths: list[int], eligible: list[int], mano: int) -> int:
     """Seat with the highest strength among ``eligible``; ties to the nearest the mano."""
     best = -1
     best_strength = -1
@@ -126,13 +123,15 @@ def best_seat(strengths: list[int], eligible, mano: int) -> int:
     return best
 
 
-def lance_strengths(hands: list[list[str]], kings: int, lance: str) -> list[int]:
+def lance_strengths(hands: list[list[str]], kings: int, lance: Lance) -> list[int]:
     table = TABLES[kings]
     idx = LANCE_INDEX[lance]
     return [table[hand_key(h)][idx] for h in hands]
 
 
-def compare(lance: str, a, b, kings: int) -> int:
+def compare(
+    lance: Lance, a: list[str] | tuple[str, ...], b: list[str] | tuple[str, ...], kings: int
+) -> int:
     """+1 if hand ``a`` beats ``b`` in ``lance`` (strictly), -1 if ``b`` beats ``a``, 0 if equal."""
     idx = LANCE_INDEX[lance]
     sa, sb = evaluate(a, kings)[idx], evaluate(b, kings)[idx]

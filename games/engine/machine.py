@@ -34,17 +34,38 @@ Rule choices where the rules pages leave a gap (each is what a Mus table expects
 
 from __future__ import annotations
 
+from typing import Any, TypeGuard, cast
+
 from . import betting
 from .cards import CARD_CODES, CARD_SET, is_deck
 from .errors import IllegalAction
 from .hands import JEU as JEU_IDX
 from .hands import PAIRES as PAIRES_IDX
 from .hands import evaluate
-from .scoring import TARGET, count, decide, infos
+from .scoring import count, decide, infos
+from .types import (
+    TARGET,
+    Action,
+    ActionType,
+    Envite,
+    Hand,
+    HandRecord,
+    Kings,
+    LanceLog,
+    LanceRecord,
+    LegalAction,
+    Outcome,
+    Shuffler,
+    State,
+    Vote,
+    Word,
+    WordType,
+    team_of,
+)
+from .types import Lance as LanceName
 
 FORMAT = 1
-LANCES = ("grand", "petit", "paires", "jeu", "point")
-ACTION_FIELDS: dict[str, dict[str, type]] = {
+ACTION_FIELDS: dict[ActionType, dict[str, type]] = {
     "mus": {},
     "cut": {},
     "discard": {"cards": list},
@@ -62,7 +83,7 @@ PHASE_TYPES: dict[str, frozenset[str]] = {
     "lance": betting.OPENING_TYPES | betting.VOTE_TYPES,
     "hand_over": frozenset({"deal"}),
 }
-VERB = {
+VERB: dict[ActionType, str] = {
     "mus": "say mus",
     "cut": "cut",
     "discard": "discard",
@@ -79,7 +100,7 @@ VERB = {
 # --------------------------------------------------------------------------- helpers
 
 
-def _deep(value):
+def _deep(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _deep(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -87,26 +108,29 @@ def _deep(value):
     return value
 
 
-def _copy_state(state: dict) -> dict:
+def _copy_state(state: State) -> State:
     """Copy for a new version: logs get new lists (their items are never mutated)."""
-    new = dict(state)
-    for key in ("decks", "reshuffles", "actions", "hands"):
-        new[key] = list(state[key])
+    new = state.copy()
+    new["decks"] = list(state["decks"])
+    new["reshuffles"] = list(state["reshuffles"])
+    new["actions"] = list(state["actions"])
+    new["hands"] = list(state["hands"])
     new["scores"] = list(state["scores"])
     new["hand"] = _deep(state["hand"])
     return new
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    """Exactly an int: JSON booleans are ints to Python and never a seat or an amount."""
     return type(value) is int
 
 
-def check_seat(seat) -> None:
+def check_seat(seat: object) -> None:
     if not _is_int(seat) or not 0 <= seat <= 3:
         raise IllegalAction("invalid_seat", f"seat {seat!r} is not a seat 0-3", seat=repr(seat))
 
 
-def parse_action(action) -> dict:
+def parse_action(action: object) -> Action:
     """A clean copy of a well-formed action, or IllegalAction (unknown / malformed)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("malformed_action", "an action is an object with a string 'type'")
@@ -130,24 +154,48 @@ def parse_action(action) -> dict:
         if not all(isinstance(c, str) for c in action["cards"]):
             raise IllegalAction("malformed_action", "discard: cards must be card codes")
         return {"type": kind, "cards": list(action["cards"])}
-    return dict(action)
-
-
-def _team(seat: int) -> int:
-    return seat % 2
+    return cast(Action, dict(action))  # its fields were checked just above
 
 
 def _order_from(first: int) -> list[int]:
     return [(first + i) % 4 for i in range(4)]
 
 
-def _lead(hand: dict) -> int:
+def _mano(hand: Hand) -> int:
+    """The mano, fixed from the cut of hand 1 on (so in every lance and at every showdown)."""
+    mano = hand["mano"]
+    assert mano is not None, "no mano before the first cut"
+    return mano
+
+
+def _speaker(hand: Hand) -> int:
+    """Whose word it is in the mus phase (None outside it)."""
+    speaker = hand["speaker"]
+    assert speaker is not None, "no speaker outside the mus phase"
+    return speaker
+
+
+def _envite(hand: Hand) -> Envite:
+    """The open betting, there whenever the phase is ``lance``."""
+    envite = hand["betting"]
+    assert envite is not None, "no betting outside the lance phase"
+    return envite
+
+
+def _lance(hand: Hand) -> LanceName:
+    """The lance being bet, there whenever the phase is ``lance``."""
+    lance = hand["lance"]
+    assert lance is not None, "no lance outside the lance phase"
+    return lance
+
+
+def _lead(hand: Hand) -> int:
     """The seat everything starts from now: the mano, or the drawn mano before the cut."""
     return hand["mano"] if hand["mano"] is not None else hand["first_speaker"]
 
 
-def _record(lance: str, outcome: str, eligible: list[int], **extra) -> dict:
-    rec = {
+def _record(lance: LanceName, outcome: Outcome, eligible: list[int], **extra: Any) -> LanceLog:
+    rec: LanceLog = {
         "lance": lance,
         "outcome": outcome,
         "stake": None,
@@ -158,14 +206,14 @@ def _record(lance: str, outcome: str, eligible: list[int], **extra) -> dict:
         "eligible": list(eligible),
         "bettor_team": None,
     }
-    rec.update(extra)
+    rec.update(extra)  # type: ignore[typeddict-item]
     return rec
 
 
 # --------------------------------------------------------------------------- randomness
 
 
-def _need_shuffle(kind: str, items: list[str], shuffler) -> list[str]:
+def _need_shuffle(kind: str, items: list[str], shuffler: Shuffler | None) -> list[str]:
     if shuffler is None:
         raise IllegalAction(
             "no_randomness", f"a {kind} must be shuffled and no shuffler was given", need=kind
@@ -175,18 +223,19 @@ def _need_shuffle(kind: str, items: list[str], shuffler) -> list[str]:
     return out
 
 
-def _next_deck(state: dict, shuffler) -> list[str]:
-    idx = state["hand_number"] - 1
-    if idx < len(state["decks"]):
-        return state["decks"][idx]
+def _next_deck(decks: list[list[str]], hand_number: int, shuffler: Shuffler | None) -> list[str]:
+    """The deck of hand ``hand_number``: the given one, or a shuffled one added to ``decks``."""
+    idx = hand_number - 1
+    if idx < len(decks):
+        return decks[idx]
     deck = _need_shuffle("deck", list(CARD_CODES), shuffler)
     if not is_deck(deck):
         raise IllegalAction("invalid_deck", "the shuffler did not return the 40 cards")
-    state["decks"].append(deck)
+    decks.append(deck)
     return deck
 
 
-def _reshuffle(state: dict, cards: list[str], shuffler) -> list[str]:
+def _reshuffle(state: State, cards: list[str], shuffler: Shuffler | None) -> list[str]:
     used = state["reshuffles_used"]
     if used < len(state["reshuffles"]):
         order = state["reshuffles"][used]
@@ -208,12 +257,12 @@ def _reshuffle(state: dict, cards: list[str], shuffler) -> list[str]:
 
 def new_partie(
     *,
-    kings: int,
+    kings: Kings,
     first_mano: int,
     decks: list[list[str]] | None = None,
     reshuffles: list[list[str]] | None = None,
-    shuffler=None,
-) -> dict:
+    shuffler: Shuffler | None = None,
+) -> State:
     """A new partie with hand 1 dealt (from ``decks[0]`` or the shuffler)."""
     if not _is_int(kings) or kings not in (4, 8):
         raise IllegalAction("invalid_argument", f"kings must be 4 or 8, not {kings!r}")
@@ -236,12 +285,14 @@ def new_partie(
             raise IllegalAction(
                 "invalid_reshuffle", f"reshuffle {i} is not a list of distinct cards", index=i
             )
-    state = {
+    own_decks = [list(d) for d in decks]
+    first_deck = _next_deck(own_decks, 1, shuffler)
+    return {
         "format": FORMAT,
         "version": 0,
         "kings": kings,
         "first_mano": first_mano,
-        "decks": [list(d) for d in decks],
+        "decks": own_decks,
         "reshuffles": [list(r) for r in reshuffles],
         "reshuffles_used": 0,
         "actions": [],
@@ -251,18 +302,16 @@ def new_partie(
         "winner": None,
         "hand_number": 1,
         "hands": [],
-        "hand": None,
+        "hand": _new_hand(first_deck, first_mano, None),
     }
-    _deal(state, first_mano, None, shuffler)
-    return state
 
 
-def _deal(state: dict, first_speaker: int, mano: int | None, shuffler) -> None:
-    deck = _next_deck(state, shuffler)
+def _new_hand(deck: list[str], first_speaker: int, mano: int | None) -> Hand:
+    """A hand dealt from ``deck``: four cards each, one at a time from ``first_speaker``."""
     cards: list[list[str]] = [[], [], [], []]
     for i in range(16):
         cards[(first_speaker + i) % 4].append(deck[i])
-    state["hand"] = {
+    return {
         "mano": mano,
         "first_speaker": first_speaker,
         "cards": cards,
@@ -280,30 +329,28 @@ def _deal(state: dict, first_speaker: int, mano: int | None, shuffler) -> None:
         "closed": False,
         "hands_shown": None,
     }
-    state["status"] = "playing"
-    state["phase"] = "mus"
 
 
 # --------------------------------------------------------------------------- queries
 
 
-def to_act(state: dict) -> list[int]:
+def to_act(state: State) -> list[int]:
     """Seats that may act now (several during discards and team votes)."""
     phase = state["phase"]
     hand = state["hand"]
     if phase == "mus":
-        return [hand["speaker"]]
+        return [_speaker(hand)]
     if phase == "discard":
         lead = _lead(hand)
         return [s for s in _order_from(lead) if hand["pending"][s] is None]
     if phase == "lance":
-        return betting.to_act(hand["betting"])
+        return betting.to_act(_envite(hand))
     if phase == "hand_over":
         return [0, 1, 2, 3]
     return []
 
 
-def legal_actions(state: dict, seat: int) -> list[dict]:
+def legal_actions(state: State, seat: int) -> list[LegalAction]:
     """Templates of what ``seat`` may do now; [] when it is not its turn or the partie is over."""
     phase = state["phase"]
     hand = state["hand"]
@@ -314,7 +361,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
             return [{"type": "discard", "min": 1, "max": 4}]
         return []
     if phase == "lance":
-        return betting.templates(hand["betting"], seat)
+        return betting.templates(_envite(hand), seat)
     if phase == "hand_over":
         return [{"type": "deal"}]
     return []
@@ -323,7 +370,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 # --------------------------------------------------------------------------- apply
 
 
-def apply(state: dict, seat: int, action: dict, *, shuffler=None) -> dict:
+def apply(state: State, seat: int, action: Action, *, shuffler: Shuffler | None = None) -> State:
     """The state after ``seat`` plays ``action``; IllegalAction leaves ``state`` untouched."""
     if state["status"] == "finished":
         raise IllegalAction("game_finished", "the partie is over", winner=state["winner"])
@@ -353,7 +400,7 @@ def apply(state: dict, seat: int, action: dict, *, shuffler=None) -> dict:
     return new
 
 
-def _not_turn(seat: int, kind: str, turn: int) -> IllegalAction:
+def _not_turn(seat: int, kind: ActionType, turn: int | None) -> IllegalAction:
     return IllegalAction(
         "not_your_turn",
         f"seat {seat} cannot {VERB[kind]} now: it is seat {turn}'s turn",
@@ -363,11 +410,11 @@ def _not_turn(seat: int, kind: str, turn: int) -> IllegalAction:
     )
 
 
-def _on_mus(state: dict, seat: int, act: dict) -> None:
+def _on_mus(state: State, seat: int, act: Action) -> None:
     hand = state["hand"]
     if seat != hand["speaker"]:
         raise _not_turn(seat, act["type"], hand["speaker"])
-    hand["words"].append({"seat": seat, "type": act["type"]})
+    hand["words"].append({"seat": seat, "type": "cut" if act["type"] == "cut" else "mus"})
     if act["type"] == "cut":
         if hand["mano"] is None:
             hand["mano"] = seat  # hand 1: whoever cuts becomes the mano
@@ -382,7 +429,7 @@ def _on_mus(state: dict, seat: int, act: dict) -> None:
         hand["pending"] = [None, None, None, None]
 
 
-def _on_discard(state: dict, seat: int, act: dict, shuffler) -> None:
+def _on_discard(state: State, seat: int, act: Action, shuffler: Shuffler | None) -> None:
     hand = state["hand"]
     if hand["pending"][seat] is not None:
         raise IllegalAction(
@@ -408,13 +455,14 @@ def _on_discard(state: dict, seat: int, act: dict, shuffler) -> None:
         _serve_discards(state, shuffler)
 
 
-def _serve_discards(state: dict, shuffler) -> None:
+def _serve_discards(state: State, shuffler: Shuffler | None) -> None:
     hand = state["hand"]
     lead = _lead(hand)
     thrown: list[str] = []
     counts = [0, 0, 0, 0]
     for seat in _order_from(lead):
         out = hand["pending"][seat]
+        assert out is not None, "served once every seat has chosen"
         counts[seat] = len(out)
         keep = [c for c in hand["cards"][seat] if c not in out]
         thrown.extend(out)
@@ -437,21 +485,20 @@ def _serve_discards(state: dict, shuffler) -> None:
 # --------------------------------------------------------------------------- lances
 
 
-def _start_lance(state: dict, lance: str) -> None:
+def _start_lance(state: State, lance: LanceName) -> None:
     """Open ``lance`` (or skip / settle it as the declarations say) and move on as needed."""
     hand = state["hand"]
     state["phase"] = "lance"
-    mano = hand["mano"]
-    order = _order_from(mano)
+    order = _order_from(_mano(hand))
     if lance in ("paires", "jeu"):
         idx = PAIRES_IDX if lance == "paires" else JEU_IDX
         has = [evaluate(c, state["kings"])[idx] > 0 for c in hand["cards"]]
         hand["declarations"][lance] = has
         for seat in order:
-            word = {"seat": seat, "type": "declare", "lance": lance, "has": has[seat]}
+            word: Word = {"seat": seat, "type": "declare", "lance": lance, "has": has[seat]}
             hand["words"].append(word)
         holders = [s for s in order if has[s]]
-        teams = {_team(s) for s in holders}
+        teams = {team_of(s) for s in holders}
         if not holders:
             if lance == "paires":
                 hand["lances"].append(_record("paires", "none", []))
@@ -469,7 +516,7 @@ def _start_lance(state: dict, lance: str) -> None:
     hand["betting"] = betting.open_envite(order)
 
 
-def _after_lance(state: dict, lance: str) -> None:
+def _after_lance(state: State, lance: LanceName) -> None:
     hand = state["hand"]
     hand["lance"] = None
     hand["betting"] = None
@@ -485,8 +532,8 @@ def _after_lance(state: dict, lance: str) -> None:
         _showdown(state, count_it=True)
 
 
-def _word(seat: int, act: dict, lance: str) -> dict:
-    word = {"seat": seat, "type": act["type"], "lance": lance}
+def _word(seat: int, act: Action, lance: LanceName) -> Word:
+    word: Word = {"seat": seat, "type": cast(WordType, act["type"]), "lance": lance}
     if act["type"] == "bet":
         word["amount"] = act["amount"]
     elif act["type"] == "raise":
@@ -494,9 +541,9 @@ def _word(seat: int, act: dict, lance: str) -> dict:
     return word
 
 
-def _on_lance(state: dict, seat: int, act: dict) -> None:
+def _on_lance(state: State, seat: int, act: Action) -> None:
     hand = state["hand"]
-    b = hand["betting"]
+    b = _envite(hand)
     kind = act["type"]
     if betting.is_opening(b):
         if kind in ("hold", "refuse", "raise"):
@@ -508,7 +555,7 @@ def _on_lance(state: dict, seat: int, act: dict) -> None:
                 phase="lance",
             )
         if seat not in b["eligible"]:
-            raise _not_eligible(seat, kind, hand["lance"])
+            raise _not_eligible(seat, kind, _lance(hand))
         if seat != betting.opener(b):
             raise _not_turn(seat, kind, betting.opener(b))
         _opening(state, seat, act)
@@ -521,7 +568,7 @@ def _on_lance(state: dict, seat: int, act: dict) -> None:
                 type=kind,
                 phase="lance",
             )
-        if _team(seat) == b["bettor_team"]:
+        if team_of(seat) == b["bettor_team"]:
             raise IllegalAction(
                 "betting_team_cannot_vote",
                 f"seat {seat} cannot {VERB[kind]}: its team made the bet",
@@ -529,7 +576,7 @@ def _on_lance(state: dict, seat: int, act: dict) -> None:
                 type=kind,
             )
         if seat not in b["eligible"]:
-            raise _not_eligible(seat, kind, hand["lance"])
+            raise _not_eligible(seat, kind, _lance(hand))
         if str(seat) in b["votes"]:
             raise IllegalAction(
                 "already_voted", f"seat {seat} has already answered this bet", seat=seat
@@ -537,7 +584,7 @@ def _on_lance(state: dict, seat: int, act: dict) -> None:
         _vote(state, seat, act)
 
 
-def _not_eligible(seat: int, kind: str, lance: str) -> IllegalAction:
+def _not_eligible(seat: int, kind: ActionType, lance: LanceName | None) -> IllegalAction:
     return IllegalAction(
         "not_eligible",
         f"seat {seat} cannot {VERB[kind]}: it takes no part in the {lance} betting",
@@ -547,10 +594,10 @@ def _not_eligible(seat: int, kind: str, lance: str) -> IllegalAction:
     )
 
 
-def _opening(state: dict, seat: int, act: dict) -> None:
+def _opening(state: State, seat: int, act: Action) -> None:
     hand = state["hand"]
-    b = hand["betting"]
-    lance = hand["lance"]
+    b = _envite(hand)
+    lance = _lance(hand)
     kind = act["type"]
     if kind == "bet" and not betting.MIN_BET <= act["amount"] <= betting.MAX_STAKE:
         raise IllegalAction(
@@ -570,10 +617,10 @@ def _opening(state: dict, seat: int, act: dict) -> None:
     betting.place_bet(b, seat, act["amount"] if kind == "bet" else "ordago")
 
 
-def _vote(state: dict, seat: int, act: dict) -> None:
+def _vote(state: State, seat: int, act: Action) -> None:
     hand = state["hand"]
-    b = hand["betting"]
-    lance = hand["lance"]
+    b = _envite(hand)
+    lance = _lance(hand)
     kind = act["type"]
     stake = b["stake"]
     if kind in ("raise", "ordago") and stake == "ordago":
@@ -581,6 +628,7 @@ def _vote(state: dict, seat: int, act: dict) -> None:
             "stake_is_ordago", f"seat {seat} cannot {VERB[kind]}: the stake is an ordago", seat=seat
         )
     if kind == "raise":
+        assert isinstance(stake, int), "an órdago is refused above; only an opening has no stake"
         to = act["to"]
         if to <= stake:
             raise IllegalAction(
@@ -598,15 +646,16 @@ def _vote(state: dict, seat: int, act: dict) -> None:
                 max=betting.MAX_STAKE,
             )
     hand["words"].append(_word(seat, act, lance))
-    vote = {"type": kind}
+    vote: Vote = {"type": kind}  # type: ignore[typeddict-item]  # a vote type: checked above
     if kind == "raise":
         vote["to"] = act["to"]
     b["votes"][str(seat)] = vote
     if not betting.vote_is_final(b, vote):
         return
-    answer, to, who = betting.team_answer(b)
+    answer, raised_to, who = betting.team_answer(b)
     if answer == "raise":
-        betting.raise_to(b, who, to)
+        assert raised_to is not None, "a raise vote carries its amount"
+        betting.raise_to(b, who, raised_to)
     elif answer == "ordago":
         betting.raise_to(b, who, "ordago")
     elif answer == "hold":
@@ -623,6 +672,7 @@ def _vote(state: dict, seat: int, act: dict) -> None:
     else:
         deje = betting.deje(b)
         team = b["bettor_team"]
+        assert team is not None, "a refused bet has a bettor"
         hand["lances"].append(
             _record(
                 lance,
@@ -645,7 +695,7 @@ def _vote(state: dict, seat: int, act: dict) -> None:
 # --------------------------------------------------------------------------- showdown
 
 
-def public_record(rec: dict) -> dict:
+def public_record(rec: LanceRecord) -> LanceRecord:
     return {
         "lance": rec["lance"],
         "outcome": rec["outcome"],
@@ -657,10 +707,10 @@ def public_record(rec: dict) -> dict:
     }
 
 
-def hand_record(state: dict) -> dict:
+def hand_record(state: State) -> HandRecord:
     """The REPLAY-shaped record of the current hand (closed or not)."""
     hand = state["hand"]
-    out = {
+    out: HandRecord = {
         "mano": hand["mano"],
         "lances": [public_record(r) for r in hand["lances"]],
         "scores_after": list(state["scores"]),
@@ -670,7 +720,7 @@ def hand_record(state: dict) -> dict:
     return out
 
 
-def _showdown(state: dict, *, count_it: bool, ordago: bool = False) -> None:
+def _showdown(state: State, *, count_it: bool, ordago: bool = False) -> None:
     """Show the four hands, decide every lance, count (unless the partie already ended)."""
     hand = state["hand"]
     hand["lance"] = None
@@ -679,7 +729,7 @@ def _showdown(state: dict, *, count_it: bool, ordago: bool = False) -> None:
     hand["hands_shown"] = {str(s): list(hand["cards"][s]) for s in range(4)}
     info = infos(hand["cards"], state["kings"])
     for rec in hand["lances"]:
-        decide(rec, info, hand["mano"])
+        decide(rec, info, _mano(hand))
     if ordago:
         state["winner"] = hand["lances"][-1]["winner_team"]
     elif count_it:
@@ -696,7 +746,10 @@ def _showdown(state: dict, *, count_it: bool, ordago: bool = False) -> None:
         state["phase"] = "hand_over"
 
 
-def _on_deal(state: dict, shuffler) -> None:
-    mano = (state["hand"]["mano"] + 1) % 4
+def _on_deal(state: State, shuffler: Shuffler | None) -> None:
+    mano = (_mano(state["hand"]) + 1) % 4
     state["hand_number"] += 1
-    _deal(state, mano, mano, shuffler)
+    deck = _next_deck(state["decks"], state["hand_number"], shuffler)
+    state["hand"] = _new_hand(deck, mano, mano)
+    state["status"] = "playing"
+    state["phase"] = "mus"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from . import betting
 from .machine import hand_record, legal_actions, public_record, to_act
+from .types import HandRecord, Observation, State
 
 
-def hand_records(state: dict) -> list[dict]:
+def hand_records(state: State) -> list[HandRecord]:
     """Every hand so far in REPLAY.md's ``hands`` shape (the open hand last, if any)."""
     out = [_copy_record(r) for r in state["hands"]]
     if not state["hand"]["closed"]:
@@ -21,19 +22,21 @@ def hand_records(state: dict) -> list[dict]:
     return out
 
 
-def _copy_record(rec: dict) -> dict:
-    out = dict(rec)
-    out["lances"] = [dict(r) for r in rec["lances"]]
+def _copy_record(rec: HandRecord) -> HandRecord:
+    out = rec.copy()
+    out["lances"] = [r.copy() for r in rec["lances"]]
     out["scores_after"] = list(rec["scores_after"])
     if "hands_shown" in rec:
         out["hands_shown"] = {k: list(v) for k, v in rec["hands_shown"].items()}
     return out
 
 
-def observation(state: dict, seat: int | None) -> dict:
+def observation(state: State, seat: int | None) -> Observation:
+    """Built fresh on every call: the site may keep or change it without touching the state."""
     hand = state["hand"]
     closed = hand["closed"]
     decl = hand["declarations"]
+    shown = hand["hands_shown"]  # set at the showdown, which closes the hand
     return {
         "seat": seat,
         "kings": state["kings"],
@@ -57,8 +60,8 @@ def observation(state: dict, seat: int | None) -> dict:
             "jeu": None if decl["jeu"] is None else list(decl["jeu"]),
         },
         "betting": betting.public(hand["betting"]),
-        "words": [dict(w) for w in hand["words"]],
+        "words": [w.copy() for w in hand["words"]],
         "lances": [public_record(r) for r in hand["lances"]],
-        "hands_shown": ({k: list(v) for k, v in hand["hands_shown"].items()} if closed else None),
+        "hands_shown": {k: list(v) for k, v in shown.items()} if closed and shown else None,
         "hands": hand_records(state),
     }

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import IO, Any, cast
 
 from .errors import IllegalAction, ReplayError
 from .machine import apply, check_seat, new_partie, parse_action, to_act
 from .observation import hand_records
 from .shuffle import seeded_shuffler
+from .types import Action, Kings, ReplayDocument, State
 
 
-def replay_document(state: dict) -> dict:
+def replay_document(state: State) -> ReplayDocument:
     """REPLAY.md's output document for a state."""
     return {
         "status": state["status"],
@@ -31,7 +33,15 @@ def replay_document(state: dict) -> dict:
     }
 
 
-def replay(*, kings, first_mano, decks, actions, reshuffles=None, seed=None) -> dict:
+def replay(
+    *,
+    kings: Kings,
+    first_mano: int,
+    decks: list[list[str]],
+    actions: list[Any],
+    reshuffles: list[list[str]] | None = None,
+    seed: int | None = None,
+) -> State:
     """The final state after ``actions``; ReplayError(index, reason) at the first illegal one.
 
     Errors of the inputs themselves (decks, kings, ...) raise IllegalAction from new_partie.
@@ -56,7 +66,7 @@ def replay(*, kings, first_mano, decks, actions, reshuffles=None, seed=None) -> 
                     raise ReplayError(
                         index, f"no deck given for hand {state['hand_number'] + 1}", "no_deck"
                     )
-            state = apply(state, seat, action, shuffler=shuffler)
+            state = apply(state, seat, cast(Action, action), shuffler=shuffler)
         except IllegalAction as exc:
             raise ReplayError(index, exc.reason, exc.code) from None
     return state
@@ -66,7 +76,7 @@ class InputError(Exception):
     pass
 
 
-def _parse_input(text: str) -> dict:
+def _parse_input(text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -92,7 +102,12 @@ def _parse_input(text: str) -> dict:
     return doc
 
 
-def run(path: str, stdin=None, stdout=None, stderr=None) -> int:
+def run(
+    path: str,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+) -> int:
     """The ``replay`` command; returns the exit status."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

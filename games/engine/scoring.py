@@ -14,8 +14,7 @@ team on 38 that wins 5 shows 43).
 from __future__ import annotations
 
 from .hands import JEU_VALUE, LANCE_INDEX, PAIRES_VALUE, TABLES, best_seat, hand_key
-
-TARGET = 40
+from .types import TARGET, Lance, LanceLog, team_of
 
 
 def infos(hands: list[list[str]], kings: int) -> list[tuple[int, ...]]:
@@ -23,39 +22,42 @@ def infos(hands: list[list[str]], kings: int) -> list[tuple[int, ...]]:
     return [table[hand_key(h)] for h in hands]
 
 
-def decide(record: dict, info: list[tuple[int, ...]], mano: int) -> None:
+def decide(record: LanceLog, info: list[tuple[int, ...]], mano: int) -> None:
     """Fill ``winner_team`` / ``winner_seat`` of a lance record from the shown hands."""
     outcome = record["outcome"]
     if outcome in ("paso", "held", "ordago", "unopposed"):
         idx = LANCE_INDEX[record["lance"]]
         seat = best_seat([i[idx] for i in info], record["eligible"], mano)
         record["winner_seat"] = seat
-        record["winner_team"] = seat % 2
+        record["winner_team"] = team_of(seat)
     elif outcome == "refused":
         record["winner_team"] = record["bettor_team"]
         record["winner_seat"] = None
 
 
-def team_value(lance: str, team: int, info: list[tuple[int, ...]]) -> int:
+def team_value(lance: Lance, team: int, info: list[tuple[int, ...]]) -> int:
     idx = PAIRES_VALUE if lance == "paires" else JEU_VALUE
     return info[team][idx] + info[team + 2][idx]
 
 
-def points_of(record: dict, info: list[tuple[int, ...]]) -> int:
+def points_of(record: LanceLog, info: list[tuple[int, ...]]) -> int:
     """Points a lance gives at the showdown (the deje excluded)."""
     outcome = record["outcome"]
     lance = record["lance"]
     if outcome in ("none", "ordago"):
         return 0
-    stake = record["stake"] if outcome == "held" else 0
+    held = record["stake"]
+    stake = held if outcome == "held" and isinstance(held, int) else 0  # a held órdago: "ordago"
     if lance in ("grand", "petit"):
         return 1 if outcome == "paso" else stake
     if lance == "point":
         return stake + 1
-    return stake + team_value(lance, record["winner_team"], info)
+    team = record["winner_team"]
+    assert team is not None, "points_of runs on decided lances only"
+    return stake + team_value(lance, team, info)
 
 
-def count(records: list[dict], info: list[tuple[int, ...]], scores: list[int]) -> int | None:
+def count(records: list[LanceLog], info: list[tuple[int, ...]], scores: list[int]) -> int | None:
     """Count the lances in order into ``scores``; the team that reaches 40, or None."""
     for record in records:
         if record["winner_team"] is None:
@@ -76,11 +78,11 @@ def showdown_paso(hands: list[list[str]], kings: int, mano: int, scores: list[in
     records = [_paso("grand", everyone), _paso("petit", everyone)]
     holders = [s for s in everyone if info[s][LANCE_INDEX["paires"]]]
     if holders:
-        teams = {s % 2 for s in holders}
+        teams = {team_of(s) for s in holders}
         records.append(_paso("paires", holders, unopposed=len(teams) == 1))
     holders = [s for s in everyone if info[s][LANCE_INDEX["jeu"]]]
     if holders:
-        teams = {s % 2 for s in holders}
+        teams = {team_of(s) for s in holders}
         records.append(_paso("jeu", holders, unopposed=len(teams) == 1))
     else:
         records.append(_paso("point", everyone))
@@ -89,7 +91,7 @@ def showdown_paso(hands: list[list[str]], kings: int, mano: int, scores: list[in
     return count(records, info, scores)
 
 
-def _paso(lance: str, eligible: list[int], unopposed: bool = False) -> dict:
+def _paso(lance: Lance, eligible: list[int], unopposed: bool = False) -> LanceLog:
     return {
         "lance": lance,
         "outcome": "unopposed" if unopposed else "paso",

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from typing import cast
+
+from .types import State
 
 
-def dumps(state: dict) -> str:
+def dumps(state: State) -> str:
     return json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def loads(text: str) -> dict:
-    return json.loads(text)
+def loads(text: str) -> State:
+    return cast(State, json.loads(text))

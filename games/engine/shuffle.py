@@ -7,6 +7,7 @@ Used by the replay command's ``seed`` and by the benchmark; the site itself pass
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 
 class SeededShuffler:
@@ -38,13 +39,10 @@ class SeededShuffler:
             if value < limit:
                 return value % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
-
-    def choice(self, items):
-        return items[self.randbelow(len(items))]
 
 
 def seeded_shuffler(seed: int) -> SeededShuffler:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 
 from games.engine import ILLEGAL_CODES, IllegalAction, apply, new_partie
 
 from .helpers import pass_all, play, start
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HANDS = {
     0: ["12o", "12c", "11o", "4o"],  # par
@@ -143,3 +147,15 @@ def test_apply_never_mutates_its_input_on_success():
     assert json.dumps(st, sort_keys=True) == before
     assert after["version"] == st["version"] + 1
     assert after["actions"][-1] == [3, {"type": "raise", "to": 5}]
+
+
+def test_illegal_codes_are_exactly_the_codes_the_engine_raises():
+    """The site words a message per code: one it never meets, or one it lacks, is a bug."""
+    raised = set()
+    for path in (ROOT / "games" / "engine").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction":
+                first = node.args[0]
+                assert isinstance(first, ast.Constant), (path, node.lineno)
+                raised.add(first.value)
+    assert raised == ILLEGAL_CODES
