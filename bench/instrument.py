@@ -7,7 +7,7 @@ Counted per "context": ``http`` (inside a request: the decision POST, the pages)
   ``render_to_string("games/table.html#region")`` counts one), and their time;
 - ``db_connects`` / ``db_connect_s``: new PostgreSQL connections, and the time to open them;
 - ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (await time);
-- ``pushes`` / ``push_s``: table renders for a socket (games.rendering.table_push);
+- ``pushes`` / ``push_s``: table renders for a socket (games.display.fragments.table_push);
 - ``requests`` / ``request_s``: HTTP requests and their time in the Django stack.
 
 GET /__bench__/counters answers them as JSON (with the pid); POST /__bench__/reset zeroes them.
@@ -74,7 +74,7 @@ def install() -> None:
     from django.db.backends.utils import CursorWrapper
     from django.template.backends.django import Template
 
-    from games import rendering
+    from games.display import fragments
 
     CursorWrapper.execute = _timed_sync("queries", CursorWrapper.execute)
     CursorWrapper.executemany = _timed_sync("queries", CursorWrapper.executemany)
@@ -82,7 +82,7 @@ def install() -> None:
     Template.render = _timed_sync("renders", Template.render)
     RedisChannelLayer.group_send = _timed_async("group_send", RedisChannelLayer.group_send)
     RedisChannelLayer.send = _timed_async("layer_send", RedisChannelLayer.send)
-    rendering.table_push = _timed_sync("pushes", rendering.table_push)
+    fragments.table_push = _timed_sync("pushes", fragments.table_push)
 
 
 class BenchConfig(AppConfig):

@@ -1,4 +1,4 @@
-"""Micro-benchmark of one table push: `rendering.table_regions(game, seat)`, the body each of a
+"""Micro-benchmark of one table push: `fragments.table_regions(game, seat)`, the body each of a
 game's four sockets renders after every decision (and, with the request, a POST's answer).
 
     .venv/bin/python -m bench.render [--renders 200] [--profile]
@@ -28,7 +28,8 @@ from django.template.backends.django import Template  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
 
 from accounts.models import User  # noqa: E402
-from games import engine, rendering  # noqa: E402
+from games import engine  # noqa: E402
+from games.display import fragments  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
@@ -125,9 +126,9 @@ def main():
     waiting = (actor + 1) % 4
     request = post_request(game.seats.all()[actor].user)
     cases = {
-        f"push, seat to act ({actor})": lambda: rendering.table_regions(game, actor),
-        f"push, waiting seat ({waiting})": lambda: rendering.table_regions(game, waiting),
-        f"POST answer, seat {actor}": lambda: rendering.table_regions(game, actor, request=request),
+        f"push, seat to act ({actor})": lambda: fragments.table_regions(game, actor),
+        f"push, waiting seat ({waiting})": lambda: fragments.table_regions(game, waiting),
+        f"POST answer, seat {actor}": lambda: fragments.table_regions(game, actor, request=request),
     }
     for name, render in cases.items():
         body = render()  # warms the cached loader
@@ -148,7 +149,7 @@ def main():
         profile = cProfile.Profile()
         profile.enable()
         for _ in range(args.renders):
-            rendering.table_regions(game, actor)
+            fragments.table_regions(game, actor)
         profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)

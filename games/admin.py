@@ -19,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import labels
+from games.display import vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from moderation import services
 from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
@@ -102,8 +102,8 @@ class GameActionInline(ReadOnlyInline):
         if action.kind != GameAction.Kind.PLAY or not isinstance(payload, dict):
             return "—"
         if payload.get("type") == "discard":
-            return labels.word_text({"type": "discard", "count": len(payload.get("cards", []))})
-        return labels.word_text(payload)
+            return vocabulary.word_text({"type": "discard", "count": len(payload.get("cards", []))})
+        return vocabulary.word_text(payload)
 
     @admin.display(description=gettext_lazy("joueur"))
     def player(self, action):

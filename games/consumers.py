@@ -5,9 +5,10 @@ Every consumer also joins its user's group (``user-<id>``): a "user.kicked" even
 redirect to the login page and closes the socket with code 4003.
 
 The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
-socket refreshes its SeatConnection, the salle socket its player's open table (games.presence,
-games.services.tables_seen_by). Anything else sent up the socket is ignored: writes go over
-HTTP. A message longer than MAX_MESSAGE_CHARS, or a binary one, closes the socket.
+socket refreshes its SeatConnection, the salle socket its player's open table
+(games.services.presence, games.services.salle.tables_seen_by). Anything else sent up the
+socket is ignored: writes go over HTTP. A message longer than MAX_MESSAGE_CHARS, or a binary
+one, closes the socket.
 
 A user holds at most SOCKETS_PER_USER sockets of each kind (games.sockets): a new one closes the
 oldest, whose page says it was opened elsewhere ("socket.replaced", code 4002). A "user.sessions"
@@ -30,9 +31,11 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import presence, rendering, selectors, services, sessions_watch, sockets
+from games import selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
+from games.display import fragments
 from games.heartbeats import HEARTBEATS
+from games.services import presence, salle
 from musweb import ratelimit
 
 KICKED_CLOSE_CODE = 4003
@@ -77,7 +80,7 @@ def leave_fragments(*, redirect_to: str, message: str) -> str:
     salle = render_to_string(
         "games/salle.html#salle-redirect", {"redirect_to": redirect_to, "message": message}
     )
-    return rendering.leave_fragment(redirect_to=redirect_to, message=message) + salle
+    return fragments.leave_fragment(redirect_to=redirect_to, message=message) + salle
 
 
 class UserSocket(AsyncWebsocketConsumer):
@@ -181,7 +184,7 @@ class UserSocket(AsyncWebsocketConsumer):
         """The page is alive (see the subclasses)."""
 
     async def user_kicked(self, event):
-        await self.send(text_data=rendering.kicked_fragments(event.get("reason") or ""))
+        await self.send(text_data=fragments.kicked_fragments(event.get("reason") or ""))
         await self.end(KICKED_CLOSE_CODE)
 
     async def socket_replaced(self, event):
@@ -241,7 +244,7 @@ class SalleConsumer(UserSocket):
         return reverse("games:salle")
 
     async def tables_seen(self):
-        await _render(services.tables_seen_by)([self.scope["user"].pk])
+        await _render(salle.tables_seen_by)([self.scope["user"].pk])
 
     async def heartbeat(self):
         """Marked in memory, written with the others once a second (games.heartbeats)."""
@@ -299,7 +302,7 @@ class SalleConsumer(UserSocket):
     async def send_salle(self):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
         try:
-            html, shown = await _render(rendering.salle_fragment)(
+            html, shown = await _render(fragments.salle_fragment)(
                 self.scope["user"], page=page, nav=self.nav, started_table_ids=started
             )
         except BaseException:
@@ -367,12 +370,18 @@ class TableConsumer(UserSocket):
         if self.tracked and self.closed:  # closed while recording (a re-recording)
             await _render(presence.seat_disconnect)(channel_name=self.channel_name)
         elif self.tracked:
-            HEARTBEATS.watch(self.channel_name, on_lost=self.track)
+            HEARTBEATS.watch(self.channel_name)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
-        (games.heartbeats), and calls `track` again if the sweep took this one for dead."""
+        (games.heartbeats), and sends "presence.lost" if the sweep took this one for dead."""
         HEARTBEATS.beat(self.channel_name)
+
+    async def presence_lost(self, event):
+        """The sweep took this socket for dead (its row is gone), yet it is alive: record it
+        again, which ends the seat's absence."""
+        if not self.closed:
+            await self.track()
 
     async def release(self):
         self.closed = True
@@ -391,13 +400,13 @@ class TableConsumer(UserSocket):
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
-            html = rendering.game_ended_fragment(self.table_id, event.get("reason") or "")
+            html = fragments.game_ended_fragment(self.table_id, event.get("reason") or "")
             await self.send(text_data=html)
         else:
             await self.send_table()
 
     async def send_table(self, *, min_version: int | None = None):
-        pushed = await _render(rendering.table_push)(
+        pushed = await _render(fragments.table_push)(
             self.game_id, self.scope["user"], min_version=min_version
         )
         if pushed is None:

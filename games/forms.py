@@ -3,6 +3,8 @@
 
 from django.http import QueryDict
 
+from games.services.errors import Refused
+
 MESSAGE_MALFORMED = "Action incompréhensible : rechargez la page."
 MESSAGE_UNKNOWN = "Action inconnue."
 MESSAGE_AMOUNT = "Indiquez un nombre entier de points."
@@ -12,10 +14,8 @@ SIMPLE_TYPES = frozenset({"mus", "cut", "pass", "ordago", "hold", "refuse", "dea
 AMOUNT_FIELDS = {"bet": "amount", "raise": "to"}
 
 
-class ActionFormError(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class ActionFormError(Refused):
+    """A posted decision whose shape is wrong (answered 422 with the table's regions)."""
 
 
 def parse_decision(data: QueryDict) -> tuple[int, dict]:

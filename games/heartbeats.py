@@ -5,8 +5,11 @@ UPDATEs a second, each through a thread of its own. Here a heartbeat only marks 
 memory, and every HEARTBEAT_FLUSH_SECONDS one write records them all: the table sockets' and
 this process's "alive" (`presence.server_alive`, which lets the sweep drop the sockets of a
 process that died), and the open tables the salle sockets' players sit at
-(`services.tables_seen_by`). The writes run on a thread of their own so that a busy render pool
+(`salle.tables_seen_by`). The writes run on a thread of their own so that a busy render pool
 never delays them past WEB_PROCESS_LIMIT_SECONDS.
+
+One way only: a socket the sweep took for dead is told so by a "presence.lost" message on its
+own channel (the consumer then records itself again); the writer never calls into a consumer.
 
 One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first socket on the
 running event loop.
@@ -14,20 +17,20 @@ running event loop.
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import presence, services
+from games.services import presence, salle
 
 log = logging.getLogger(__name__)
 
 
 def _write(heard: set[str], salle_users: set[int]) -> set[str]:
     if salle_users:
-        services.tables_seen_by(salle_users)
+        salle.tables_seen_by(salle_users)
     return presence.server_alive(server=presence.server_id(), heard=heard)
 
 
@@ -39,9 +42,8 @@ class Heartbeats:
     def __init__(self):
         self.heard: set[str] = set()
         self.salle_users: set[int] = set()
-        self.on_lost: dict[str, Callable[[], Awaitable]] = {}
+        self.watched: set[str] = set()
         self.loop_task: asyncio.Task | None = None
-        self.pending: set[asyncio.Task] = set()  # strong references to the re-recordings
 
     def reset(self) -> None:
         """Forget every socket and the loop (tests: each test has its own event loop)."""
@@ -49,18 +51,18 @@ class Heartbeats:
             self.loop_task.cancel()
         self.__init__()
 
-    def watch(self, channel_name: str, on_lost: Callable[[], Awaitable]) -> None:
-        """A table socket with a SeatConnection row: `on_lost()` is awaited if a flush finds
-        its row gone (the sweep took the socket for dead)."""
-        self.on_lost[channel_name] = on_lost
+    def watch(self, channel_name: str) -> None:
+        """A table socket with a SeatConnection row: it gets a "presence.lost" message if a
+        flush finds its row gone (the sweep took the socket for dead)."""
+        self.watched.add(channel_name)
         self._ensure_running()
 
     def forget(self, channel_name: str) -> None:
-        self.on_lost.pop(channel_name, None)
+        self.watched.discard(channel_name)
         self.heard.discard(channel_name)
 
     def beat(self, channel_name: str) -> None:
-        if channel_name in self.on_lost:
+        if channel_name in self.watched:
             self.heard.add(channel_name)
 
     def salle_beat(self, user_id: int) -> None:
@@ -79,11 +81,12 @@ class Heartbeats:
             self.heard |= heard
             self.salle_users |= salle_users
             return
-        for channel_name in lost:
-            if (on_lost := self.on_lost.get(channel_name)) is not None:
-                task = asyncio.create_task(on_lost())
-                self.pending.add(task)
-                task.add_done_callback(self.pending.discard)
+        layer = get_channel_layer()
+        for channel_name in lost & self.watched:
+            try:
+                await layer.send(channel_name, {"type": "presence.lost"})
+            except Exception:
+                log.warning("socket %s not told its row is gone", channel_name, exc_info=True)
 
     async def run(self) -> None:
         while True:

@@ -152,11 +152,11 @@ class Game(models.Model):
 class GameSeat(models.Model):
     """One player's seat in one game, and the result stored for that player.
 
-    Presence (games.presence): the seat's open sockets are its SeatConnection rows. When the
-    last one goes, the seat is away: `away_since` and `deadline` (away_since + the grace) are
-    set, and the game is cancelled at the deadline unless the player comes back first. Every
-    (re)connection bumps `presence_epoch`, so a check scheduled for an earlier absence (same
-    seat, older epoch) knows it is stale."""
+    Presence (games.services.presence): the seat's open sockets are its SeatConnection rows.
+    When the last one goes, the seat is away (games.services.deadlines): `away_since` and
+    `deadline` (away_since + the grace) are set, and the game is cancelled at the deadline
+    unless the player comes back first. Every (re)connection bumps `presence_epoch`, so a check
+    scheduled for an earlier absence (same seat, older epoch) knows it is stale."""
 
     class Result(models.TextChoices):
         WON = "won", _("gagnée")

@@ -1,8 +1,10 @@
 """Reads for the salle and the table page."""
 
+import math
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, prefetch_related_objects
+from django.utils import timezone
 
 from games.models import SEAT_COUNT, Game, GameSeat, Seat, Table
 
@@ -138,3 +140,14 @@ def game_with_seats(game_id: int) -> Game | None:
 def game_seats_prefetch() -> Prefetch:
     """A game's four seats in order, with their users: the players' names at the table."""
     return Prefetch("seats", queryset=GameSeat.objects.select_related("user").order_by("number"))
+
+
+def away_seconds(game: Game, *, now=None) -> dict[int, int]:
+    """{seat number: whole seconds left} for the away seats of a game (seats prefetched): the
+    countdown each player sees before the partie is cancelled."""
+    now = now or timezone.now()
+    return {
+        seat.number: max(0, math.ceil((seat.deadline - now).total_seconds()))
+        for seat in game.seats.all()
+        if seat.deadline is not None
+    }

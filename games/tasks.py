@@ -1,4 +1,10 @@
-"""Celery tasks: thin, they fetch ids and call a service (games.presence).
+"""Celery tasks: thin, they take ids and call a service.
+
+The rule that keeps the imports one way: nothing imports this module. A service enqueues a
+task by its name, on commit (`current_app.send_task("games.tasks.cancel_if_abandoned", ...)`,
+games.services.deadlines), and the beat schedule names them too (CELERY_BEAT_SCHEDULE); this
+module imports the services it calls. The names `games.tasks.*` are what queued messages and
+the schedule hold: keep them.
 
 Both ack late and are re-queued if their worker dies (`acks_late`, `reject_on_worker_lost`);
 both are idempotent, so running twice or late does no harm. Nothing here is ever revoked: a
@@ -7,16 +13,16 @@ seat that comes back makes the check a no-op through its presence epoch.
 
 from celery import shared_task
 
-from games import presence
+from games.services import deadlines, sweep
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def cancel_if_abandoned(seat_id: int, epoch: int) -> bool:
     """Due at the seat's deadline: cancel the game if that absence (epoch) is still open."""
-    return presence.game_cancel_if_abandoned(seat_id=seat_id, epoch=epoch) is not None
+    return deadlines.game_cancel_if_abandoned(seat_id=seat_id, epoch=epoch) is not None
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def sweep_abandoned() -> dict:
     """Every SWEEP_SECONDS (CELERY_BEAT_SCHEDULE): the safety net of the deadlines."""
-    return presence.sweep()
+    return sweep.sweep()

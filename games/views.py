@@ -1,6 +1,6 @@
-"""Pages and htmx endpoints of the salle and the live table. Writes go through games.services
-and games.play; every refusal is a French message (a fresh salle, or the table's regions with a
-flash), never an error page."""
+"""Pages and htmx endpoints of the salle and the live table. Writes go through games.services;
+every refusal (games.services.errors.Refused) is a French message (a fresh salle, or the
+table's regions with a flash), never an error page."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
@@ -11,9 +11,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import forms, play, rendering, selectors, services
+from games import forms, selectors
+from games.display import fragments
+from games.display.fragments import salle_context
 from games.models import Game
-from games.rendering import salle_context
+from games.services import play
+from games.services import salle as salle_service
+from games.services.errors import Refused, SalleError
 
 
 @login_not_required
@@ -41,29 +45,28 @@ def salle(request):
 def table_create(request):
     kings = _int_or_none(request.POST.get("kings"))
     return _act(
-        request, services.table_create, opening=True, kings=kings if kings is not None else -1
+        request, salle_service.table_create, opening=True, kings=kings if kings is not None else -1
     )
 
 
 @require_POST
 def seat_take(request, table_id):
     number = _int_or_none(request.POST.get("number"))
-    return _act(
-        request, services.seat_take, table_id=table_id, number=number if number is not None else -1
-    )
+    number = number if number is not None else -1
+    return _act(request, salle_service.seat_take, table_id=table_id, number=number)
 
 
 @require_POST
 def seat_leave(request, table_id):
-    return _act(request, services.seat_leave, table_id=table_id)
+    return _act(request, salle_service.seat_leave, table_id=table_id)
 
 
 @require_POST
 def table_start(request, table_id):
     try:
-        services.salle_write_count(user=request.user)
-        table = services.table_start(user=request.user, table_id=table_id)
-    except services.SalleError as error:
+        salle_service.salle_write_count(user=request.user)
+        table = salle_service.table_start(user=request.user, table_id=table_id)
+    except SalleError as error:
         messages.error(request, error.message)
         return _salle_response(request)
     if request.htmx:
@@ -80,9 +83,9 @@ def table(request, table_id):
         return redirect("games:salle")
     game, seat = found
     if game.status == Game.Status.CANCELLED:
-        messages.warning(request, rendering.cancelled_message(game.end_reason))
+        messages.warning(request, fragments.cancelled_message(game.end_reason))
         return redirect("games:salle")
-    return render(request, "games/table.html", rendering.table_context(game, seat))
+    return render(request, "games/table.html", fragments.table_context(game, seat))
 
 
 @require_POST
@@ -95,16 +98,16 @@ def act(request, table_id):
         game = play.game_apply_action(
             table_id=table_id, user=request.user, version=version, action=action
         )
-    except (forms.ActionFormError, play.GameError) as error:
+    except Refused as error:
         return _refused(request, table_id, error)
     if not request.htmx:
         return redirect("games:table", table_id=table_id)
     seat = selectors.seat_number(game, request.user)
-    return HttpResponse(rendering.table_regions(game, seat, request=request))
+    return HttpResponse(fragments.table_regions(game, seat, request=request))
 
 
 def _refused(request, table_id, error):
-    status = getattr(error, "status", 422)
+    status = error.status
     if not request.htmx:
         messages.error(request, error.message)
         return redirect("games:table", table_id=table_id)
@@ -113,15 +116,15 @@ def _refused(request, table_id, error):
         flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
         return HttpResponse(flash, status=403)
     game, seat = found
-    body = rendering.table_regions(game, seat, flash=error.message, request=request)
+    body = fragments.table_regions(game, seat, flash=error.message, request=request)
     return HttpResponse(body, status=status)
 
 
 def _act(request, service, *, opening=False, **kwargs):
     try:
-        services.salle_write_count(user=request.user, opening=opening)
+        salle_service.salle_write_count(user=request.user, opening=opening)
         service(user=request.user, **kwargs)
-    except services.SalleError as error:
+    except SalleError as error:
         messages.error(request, error.message)
     return _salle_response(request)
 
@@ -132,7 +135,7 @@ def _salle_response(request):
     page = _page(request)
     if request.htmx:
         return render(request, "games/salle.html#salle-response", salle_context(request.user, page))
-    return redirect(rendering.salle_url(page))
+    return redirect(fragments.salle_url(page))
 
 
 def _page(request) -> int:

@@ -5,9 +5,10 @@ and as shown at the end of the hand (or as held when the game stopped mid-hand).
 import copy
 import json
 
-from games import engine, labels
+from games import engine
+from games.display import vocabulary
+from games.display.table_view import card_view
 from games.models import GameAction
-from games.presentation import card_view
 
 
 def replay_game(game) -> dict:
@@ -52,13 +53,13 @@ def action_text(action: dict) -> str:
     """One decision in French, discarded cards named (staff see them)."""
     kind = action.get("type")
     if kind == "discard":
-        names = ", ".join(labels.card_name(code) for code in action.get("cards", []))
+        names = ", ".join(vocabulary.card_name(code) for code in action.get("cards", []))
         return f"écarte {names}"
     if kind == "bet":
         return f"Mise {action.get('amount')}"
     if kind == "raise":
         return f"Relance à {action.get('to')}"
-    return labels.ACTION_LABELS.get(kind or "", str(kind))
+    return vocabulary.ACTION_LABELS.get(kind or "", str(kind))
 
 
 def _players(game) -> list[str]:
@@ -104,8 +105,8 @@ def _lance_view(rec: dict, players, teams) -> dict:
         winner = teams[team] + (f" ({players[seat]})" if seat is not None else "")
     stake = rec.get("stake")
     return {
-        "name": labels.lance_name(rec["lance"]),
-        "outcome": labels.outcome_name(rec["outcome"]),
+        "name": vocabulary.lance_name(rec["lance"]),
+        "outcome": vocabulary.outcome_name(rec["outcome"]),
         "stake": "órdago" if stake == "ordago" else stake,
         "winner": winner,
         "deje": rec.get("deje") or 0,

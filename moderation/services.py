@@ -2,33 +2,30 @@
 hidden state. Each is one transaction that ends with a StaffAction row, so what staff did is
 recorded exactly when it took effect.
 
-Lock order follows games.services (the table row, then the user row): a ban first frees the
-user's seat through the salle and game services, then locks and deactivates the user.
+Lock order follows games.services.locks (the table row, then the user row, then the game row):
+a ban first frees the user's seat through the salle and game services, then locks and
+deactivates the user.
 """
 
 from contextlib import suppress
 from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, play
-from games import services as game_services
+from games import broadcast
 from games.models import Game, Seat, Table
+from games.services import locks, play, salle
+from games.services.errors import Refused, SalleError
 from moderation.models import StaffAction, UserSession
 
 REASON_MAX = 500
 
 
-class ModerationError(Exception):
-    """A refused moderation act; the message is French and meant for the staff member."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class ModerationError(Refused):
+    """A refused moderation act, shown to the staff member."""
 
 
 def user_ban(*, user, by, reason: str) -> StaffAction:
@@ -37,7 +34,7 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
     reason = _clean_reason(reason)
     _check_can_ban(user, by)
     # Two steps. First the user row, alone: once it commits, every salle write of the user is
-    # refused (games.services checks is_active under the user's row lock), and one that held
+    # refused (games.services.salle checks is_active under the user's row lock), and one that held
     # that lock first has committed, so its seat is seen by the second step. One transaction
     # could not do both without taking the table rows after the user row, against the salle's
     # lock order (table, then user): a deadlock with a seat request in flight.
@@ -93,11 +90,11 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
     and show them the reason."""
     reason = _clean_reason(reason)
     with transaction.atomic():
-        locked = Game.objects.select_for_update(of=("self",)).get(pk=game.pk)
+        locked = locks.game(game.pk)
         if locked.status != Game.Status.PLAYING:
             raise ModerationError(_("Cette partie est déjà terminée."))
         shown = _("décision de la modération (%(reason)s)") % {"reason": reason}
-        play.game_finish(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
+        play.game_finish_locked(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
         return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
 
 
@@ -115,8 +112,8 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
     for seat in Seat.objects.filter(user=user, active=True).select_related("table"):
         if seat.table.status == Table.Status.OPEN:
             # SalleError: the table started or closed meanwhile; a started one is handled below.
-            with suppress(game_services.SalleError):
-                game_services.seat_leave(user=user, table_id=seat.table_id)
+            with suppress(SalleError):
+                salle.seat_leave(user=user, table_id=seat.table_id)
         game = Game.objects.filter(table_id=seat.table_id, status=Game.Status.PLAYING).first()
         if game is not None:
             shown = _("%(name)s a été exclu par la modération (%(reason)s)")
@@ -146,7 +143,10 @@ def _clean_reason(reason) -> str:
 
 
 def _lock_user(user):
-    return get_user_model().objects.select_for_update().get(pk=user.pk)
+    locked = locks.user(user.pk)
+    if locked is None:
+        raise type(user).DoesNotExist
+    return locked
 
 
 def _record(kind, *, by, reason: str, **targets) -> StaffAction:

@@ -275,12 +275,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # One queue for everything; tests give each run its own (CELERY_QUEUE) on the shared Redis.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 
-# Presence and abandonment (games.presence, games.tasks), all overridable from the environment
-# (tests use short ones). A seat whose last table socket closes is kept SEAT_GRACE_SECONDS; a
-# socket silent (no heartbeat) past HEARTBEAT_LIMIT_SECONDS counts as closed; the page sends a
-# heartbeat every HEARTBEAT_SECONDS. A web process writes its sockets' heartbeats, and says
-# it is alive, every HEARTBEAT_FLUSH_SECONDS; silent past WEB_PROCESS_LIMIT_SECONDS it is dead
-# and its sockets are dropped. The beat sweep runs every SWEEP_SECONDS.
+# Presence and abandonment (games.services.presence, games.services.deadlines, games.tasks),
+# all overridable from the environment (tests use short ones). A seat whose last table socket
+# closes is kept SEAT_GRACE_SECONDS; a socket silent (no heartbeat) past HEARTBEAT_LIMIT_SECONDS
+# counts as closed; the page sends a heartbeat every HEARTBEAT_SECONDS. A web process writes its
+# sockets' heartbeats, and says it is alive, every HEARTBEAT_FLUSH_SECONDS; silent past
+# WEB_PROCESS_LIMIT_SECONDS it is dead and its sockets are dropped. The beat sweep runs every
+# SWEEP_SECONDS.
 SEAT_GRACE_SECONDS = float(os.environ.get("SEAT_GRACE_SECONDS", "60"))
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
 HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))

@@ -99,11 +99,11 @@ def fresh_rate_limits():
 @pytest.fixture(autouse=True)
 def fresh_game_snapshots():
     """The sockets' per-process game cache starts empty in every test."""
-    from games import snapshots
+    from games.display import game_cache
 
-    snapshots.forget_all()
+    game_cache.forget_all()
     yield
-    snapshots.forget_all()
+    game_cache.forget_all()
 
 
 @pytest.fixture(scope="session")
@@ -214,17 +214,17 @@ def login():
 
 @pytest.fixture
 def open_table(ane):
-    from games import services
     from games.models import Table
+    from games.services import salle
 
-    return services.table_create(user=ane, kings=Table.Kings.FOUR)
+    return salle.table_create(user=ane, kings=Table.Kings.FOUR)
 
 
 @pytest.fixture
 def full_table(cast, open_table):
-    from games import services
+    from games.services import salle
 
     for number, user in enumerate(cast[1:], start=1):
-        services.seat_take(user=user, table_id=open_table.pk, number=number)
+        salle.seat_take(user=user, table_id=open_table.pk, number=number)
     open_table.refresh_from_db()
     return open_table

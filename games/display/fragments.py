@@ -8,7 +8,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, presence, presentation, selectors, snapshots
+from games import engine, selectors
+from games.display import game_cache, table_view
 from games.models import Game, Table
 
 
@@ -85,8 +86,8 @@ def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
     away seats show the seconds left before the partie is cancelled."""
     seats = list(game.seats.all())
     host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
-    away = presence.presence_seconds(game) if game.status == Game.Status.PLAYING else {}
-    context = presentation.table_context(
+    away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
+    context = table_view.table_context(
         engine.observation(game.state, seat),
         [s.user.username for s in seats],
         seat,
@@ -108,14 +109,14 @@ def table_socket_url(table_id: int) -> str:
 def table_regions(game: Game, seat: int, *, flash: str | None = None, request=None) -> str:
     """Every region of the table for one player, out of band: a POST answer (with `request`)
     or a push (without: htmx sends the CSRF token from <body>'s hx-headers)."""
-    return presentation.render_regions(table_context(game, seat, flash=flash), request=request)
+    return table_view.render_regions(table_context(game, seat, flash=flash), request=request)
 
 
 def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[str, int] | None:
     """What a player's table socket pushes: every region and the game version they show, or
     None if the player is not (or no longer) in this game. With `min_version` (the version an
-    event announced) the game may come from the sockets' shared cache (games.snapshots)."""
-    game = snapshots.game_for_render(game_id, min_version=min_version)
+    event announced) the game may come from the sockets' shared cache (games.display.game_cache)."""
+    game = game_cache.game_for_render(game_id, min_version=min_version)
     seat = selectors.seat_number(game, user) if game is not None else None
     if seat is None:
         return None

@@ -18,7 +18,7 @@ ws_url=None, oob=False, flash=None, presence=None, team_names=None)`` returns::
       "salle_url": str,    # link back to the salle (partie over, header)
       "ws_url": str|None,  # when set, the page opens hx-ext="ws" ws-connect="{{ ws_url }}"
       "oob": bool,         # True: every region root carries hx-swap-oob="true"
-      "flash": str|None,   # French message for the actor (role=alert), e.g. labels.STALE_VERSION
+      "flash": str|None,   # French message for the actor (role=alert), e.g. STALE_VERSION
     }
 
 ``csrf_token``: rendered with ``{% csrf_token %}`` in every form. With a request (views) it comes
@@ -43,7 +43,7 @@ for the seats whose player is away: the seat shows « <pseudo> s'est déconnect�
 
 from __future__ import annotations
 
-from games import labels
+from games.display import vocabulary
 
 REGIONS: tuple[str, ...] = (
     "flash",
@@ -78,17 +78,17 @@ def card_view(code: str, kings: int | None = 4) -> dict:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
-    rank = labels.card_rank(code)
+    rank = vocabulary.card_rank(code)
     counts_as = EIGHT_KINGS_COUNTS_AS.get(rank, "") if kings == 8 else ""
-    name = labels.card_name(code)
+    name = vocabulary.card_name(code)
     return {
         "code": code,
         "name": f"{name} (compte comme un {counts_as})" if counts_as else name,
         "counts_as": counts_as,
-        "glyph": labels.card_glyph(code),
-        "letter": labels.RANK_LETTERS.get(rank, ""),
-        "suit": labels.SUIT_SLUGS[labels.card_suit(code)],
-        "suit_name": labels.SUIT_NAMES[labels.card_suit(code)],
+        "glyph": vocabulary.card_glyph(code),
+        "letter": vocabulary.RANK_LETTERS.get(rank, ""),
+        "suit": vocabulary.SUIT_SLUGS[vocabulary.card_suit(code)],
+        "suit_name": vocabulary.SUIT_NAMES[vocabulary.card_suit(code)],
     }
 
 
@@ -159,7 +159,7 @@ def build_seats(observation: dict, players: list[str], viewer: int, presence: di
             values = declarations.get(lance)
             if values is not None:
                 has = bool(values[seat])
-                decl.append({"lance": labels.lance_name(lance), "has": has})
+                decl.append({"lance": vocabulary.lance_name(lance), "has": has})
         away = presence.get(seat, presence.get(str(seat)))
         seats.append(
             {
@@ -176,7 +176,7 @@ def build_seats(observation: dict, players: list[str], viewer: int, presence: di
                 "discard_ready": bool(ready[seat]) if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
-                "last_word": labels.word_text(last) if last else "",
+                "last_word": vocabulary.word_text(last) if last else "",
                 "declarations": decl,
                 "backs": range(0 if offset == 0 else 4),
                 "away": away is not None,
@@ -247,18 +247,18 @@ def describe_envite(betting: dict | None, players: list[str], teams: list[str]) 
         text = f"Órdago de {teams[bettor]} !" if bettor is not None else "Órdago !"
     else:
         who = f" ({teams[bettor]})" if bettor is not None else ""
-        text = f"Mise en jeu : {labels.points(int(stake))}{who}."
+        text = f"Mise en jeu : {vocabulary.points(int(stake))}{who}."
     held = int(betting.get("held") or 0)
     votes = []
     for seat_key, vote in sorted((betting.get("votes") or {}).items()):
         word = dict(vote, seat=int(seat_key))
-        votes.append(labels.word_sentence(word, players[int(seat_key)]))
+        votes.append(vocabulary.word_sentence(word, players[int(seat_key)]))
     eligible = [int(s) for s in betting.get("eligible") or []]
     return {
         "text": text,
         "stake": stake,
         "held": held,
-        "held_text": f"Déjà tenu : {labels.points(held)}." if held else "",
+        "held_text": f"Déjà tenu : {vocabulary.points(held)}." if held else "",
         "answering": (
             f"Réponse attendue de {teams[answering]}."
             if answering is not None and stake is not None
@@ -277,7 +277,7 @@ def build_lance_status(observation: dict, players: list[str], teams: list[str]) 
             continue
         declarations.append(
             {
-                "lance": labels.lance_name(lance),
+                "lance": vocabulary.lance_name(lance),
                 "items": [
                     {
                         "name": players[s],
@@ -290,7 +290,7 @@ def build_lance_status(observation: dict, players: list[str], teams: list[str]) 
         )
     phase = observation.get("phase")
     lance = observation.get("lance")
-    title = labels.lance_name(lance) if lance else labels.PHASE_NAMES.get(phase or "", "")
+    title = vocabulary.lance_name(lance) if lance else vocabulary.PHASE_NAMES.get(phase or "", "")
     return {
         "title": title,
         "lance": lance,
@@ -306,14 +306,14 @@ def build_lance_status(observation: dict, players: list[str], teams: list[str]) 
 
 def lance_result_text(record: dict, players: list[str], teams: list[str]) -> str:
     outcome = record.get("outcome")
-    text = f"{labels.lance_name(record.get('lance'))} : {labels.outcome_name(outcome)}"
+    text = f"{vocabulary.lance_name(record.get('lance'))} : {vocabulary.outcome_name(outcome)}"
     team = record.get("winner_team")
     if team is not None:
         seat = record.get("winner_seat")
         who = teams[team] + (f" ({players[seat]})" if seat is not None else "")
         text += f", pour {who}"
     if record.get("deje"):
-        text += f", deje {labels.points(int(record['deje']))}"
+        text += f", deje {vocabulary.points(int(record['deje']))}"
     return text + "."
 
 
@@ -324,14 +324,14 @@ def build_log(observation: dict, players: list[str], teams: list[str]) -> list[d
     def section(key: str | None) -> dict:
         key = key or "mus"
         if not sections or sections[-1]["key"] != key:
-            title = "Mus" if key == "mus" else labels.lance_name(key)
+            title = "Mus" if key == "mus" else vocabulary.lance_name(key)
             sections.append({"key": key, "title": title, "lines": []})
         return sections[-1]
 
     for word in observation.get("words") or []:
         name = players[word["seat"]] if word.get("seat") is not None else "?"
         lance = word.get("lance") if word.get("type") not in ("mus", "cut", "discard") else None
-        section(lance)["lines"].append(labels.word_sentence(word, name))
+        section(lance)["lines"].append(vocabulary.word_sentence(word, name))
     for record in observation.get("lances") or []:
         key = record.get("lance")
         target = next((s for s in sections if s["key"] == key), None)
@@ -378,10 +378,11 @@ def build_panel(
         d = panel["discard"]
         panel["prompt"] = f"Choisissez de {d['min']} à {d['max']} cartes à écarter."
     elif panel["hold"] or panel["refuse"]:
-        amount = "un órdago" if stake == "ordago" else labels.points(int(stake or 0))
-        panel["prompt"] = f"On vous mise {amount} au {labels.lance_name(observation.get('lance'))}."
+        amount = "un órdago" if stake == "ordago" else vocabulary.points(int(stake or 0))
+        lance = vocabulary.lance_name(observation.get("lance"))
+        panel["prompt"] = f"On vous mise {amount} au {lance}."
     elif panel["pass"] or panel["bet"]:
-        panel["prompt"] = f"{labels.lance_name(observation.get('lance'))} : à vous."
+        panel["prompt"] = f"{vocabulary.lance_name(observation.get('lance'))} : à vous."
     if phase == "discard":
         ready = observation.get("discard_ready") or [False] * 4
         panel["discard_status"] = [
@@ -438,8 +439,8 @@ def build_score_screen(
         stake = record.get("stake")
         lances.append(
             {
-                "name": labels.lance_name(record.get("lance")),
-                "outcome": labels.outcome_name(record.get("outcome")),
+                "name": vocabulary.lance_name(record.get("lance")),
+                "outcome": vocabulary.outcome_name(record.get("outcome")),
                 "winner": (
                     teams[team] + (f" ({players[seat]})" if seat is not None else "")
                     if team is not None

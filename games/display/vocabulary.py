@@ -93,7 +93,8 @@ STALE_VERSION = "La table a changé : voici la situation à jour."
 NOT_SEATED = "Vous n'êtes pas assis à cette table."
 NOT_HOST_DEAL = "Seul l'hôte de la table distribue la main suivante."
 GENERIC_ILLEGAL = "Cette action n'est pas possible maintenant."
-#: Reasons of the cancellations by the sweep (games.presence), in the log and shown to players.
+#: Reasons of the cancellations by the sweep (games.services.deadlines), in the log and shown
+#: to players.
 ABANDONED = "%(name)s n'est pas revenu à temps."
 IDLE_GAME = "personne n'a joué pendant %(minutes)s minutes."
 

@@ -1,12 +1,13 @@
 """Every write of live play. Each runs in one transaction that locks the game row
-(`select_for_update`), so the four players of a game are served one after the other.
+(games.services.locks), so the four players of a game are served one after the other.
 
-- `game_create`: called by `services.table_start`, in its transaction.
+- `game_create`: called by `salle.table_start`, in its transaction.
 - `game_apply_action`: one player's decision (the table's POST endpoint, which names the game
   by its table).
 - `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
   moderation): status, result of each player, the end row of the log, the table closed and its
-  seats freed, the broadcasts.
+  seats freed, the broadcasts. A caller that already holds the game's lock (deadlines,
+  moderation) calls `game_finish_locked`.
 """
 
 import secrets
@@ -16,39 +17,11 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, engine, labels, selectors
+from games import broadcast, engine, selectors
+from games.display import vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
-
-
-class GameError(Exception):
-    """A refused decision; `message` is French and meant for the player; `status` is the HTTP
-    status the view answers with."""
-
-    status = 422
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class NotSeated(GameError):
-    status = 403
-
-
-class GameOver(GameError):
-    status = 422
-
-
-class StaleVersion(GameError):
-    status = 409
-
-
-class IllegalMove(GameError):
-    status = 422
-
-    def __init__(self, message: str, code: str):
-        super().__init__(message)
-        self.code = code
+from games.services import locks
+from games.services.errors import GameOver, IllegalMove, NotSeated, StaleVersion
 
 
 def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> Game:
@@ -77,21 +50,21 @@ def game_apply_action(
     if (table_id is None) == (game_id is None):
         raise TypeError("game_apply_action needs one of table_id and game_id")
     with transaction.atomic():
-        game = _lock_game(game_id, table_id=table_id)
+        game = _lock_game_to_play(game_id, table_id=table_id)
         seat = _seat_number(game, user)
         if game.status != Game.Status.PLAYING:
             raise GameOver(_("La partie est terminée."))
         if version != game.version:
-            raise StaleVersion(labels.STALE_VERSION)
+            raise StaleVersion(vocabulary.STALE_VERSION)
         # The engine lets any seat deal (REPLAY.md); at the site the host deals from the score
         # screen, and a forged "deal" from another seat is refused here.
         is_deal = isinstance(action, dict) and action.get("type") == "deal"
         if is_deal and user.pk != game.table.host_id:
-            raise IllegalMove(labels.NOT_HOST_DEAL, "not_host")
+            raise IllegalMove(vocabulary.NOT_HOST_DEAL, "not_host")
         try:
             state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
         except engine.IllegalAction as error:
-            message = labels.illegal_message(error.code, error.params)
+            message = vocabulary.illegal_message(error.code, error.params)
             raise IllegalMove(message, error.code) from None
         game.state, game.version, game.last_action_at = state, state["version"], timezone.now()
         played = GameAction(
@@ -111,16 +84,22 @@ def game_finish(*, game: Game, status: str, reason: str, by=None) -> Game:
     """End `game` (status "finished" or "cancelled") for `reason` (French, shown to the
     players), `by` a user (a moderator) or None (the system). Idempotent: a game that has
     already ended is returned unchanged."""
+    with transaction.atomic():
+        locked = _lock_game_to_play(game.pk)
+        return game_finish_locked(game=locked, status=status, reason=reason, by=by)
+
+
+def game_finish_locked(*, game: Game, status: str, reason: str, by=None) -> Game:
+    """`game_finish` for a caller whose transaction already holds the game's row lock
+    (locks.game or locks.game_to_play): the same checks, without locking twice."""
     if status not in (Game.Status.FINISHED, Game.Status.CANCELLED):
         raise ValueError(f"a game ends finished or cancelled, not {status!r}")
-    with transaction.atomic():
-        locked = _lock_game(game.pk)
-        if locked.status != Game.Status.PLAYING:
-            return locked
-        if status == Game.Status.FINISHED and locked.state["status"] != "finished":
-            raise ValueError("only the engine finishes a partie; cancel it instead")
-        _finish(locked, status=status, reason=reason, by=by)
-    return locked
+    if game.status != Game.Status.PLAYING:
+        return game
+    if status == Game.Status.FINISHED and game.state["status"] != "finished":
+        raise ValueError("only the engine finishes a partie; cancel it instead")
+    _finish(game, status=status, reason=reason, by=by)
+    return game
 
 
 def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
@@ -165,24 +144,21 @@ def _result_expression(game: Game):
     )
 
 
-def _lock_game(game_id, *, table_id=None) -> Game:
-    """The game row locked (not its table's), found by its id or, with `table_id`, by its table
-    (Game.table is one to one); its table joined and its seats prefetched. One query for the
-    game, one for its seats."""
+def _lock_game_to_play(game_id, *, table_id=None) -> Game:
     try:
-        lookup = {"pk": int(game_id)} if table_id is None else {"table_id": int(table_id)}
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("table")
-            .prefetch_related(selectors.game_seats_prefetch())
-            .get(**lookup)
-        )
-    except (Game.DoesNotExist, TypeError, ValueError):
-        raise NotSeated(labels.NOT_SEATED) from None
+        if table_id is None:
+            game = locks.game_to_play(game_id=int(game_id))
+        else:
+            game = locks.game_to_play(table_id=int(table_id))
+    except (TypeError, ValueError):
+        game = None
+    if game is None:
+        raise NotSeated(vocabulary.NOT_SEATED)
+    return game
 
 
 def _seat_number(game: Game, user) -> int:
     number = selectors.seat_number(game, user)
     if number is None:
-        raise NotSeated(labels.NOT_SEATED)
+        raise NotSeated(vocabulary.NOT_SEATED)
     return number

@@ -1,28 +1,20 @@
-"""Presence at the live table, and the end of abandoned games and tables.
+"""Who is at the live table: a seat's open table sockets are its SeatConnection rows, each
+naming the web process (WebProcess) that holds its socket.
 
-A seat's open table sockets are its SeatConnection rows. When the last one goes (closed, or
-silent past HEARTBEAT_LIMIT_SECONDS), the seat is away until its `deadline` (now +
-SEAT_GRACE_SECONDS): a Celery task is scheduled for the deadline, on commit (at most one per
-seat per grace period; the sweep takes the absences past that). A (re)connection
-from any tab or device bumps the seat's `presence_epoch` and clears the deadline. The task and
-the beat sweep (games.tasks) call the same idempotent service, `game_cancel_if_abandoned`,
-which cancels through `play.game_finish` only if that same absence is still open. Deadlines
-live in the database; the task only hurries them, the sweep is the safety net (lost task, dead
-worker, restarted Redis). Never a revoke.
+A (re)connection from any tab or device bumps the seat's `presence_epoch` and clears its
+deadline. When the last socket goes (closed, silent past HEARTBEAT_LIMIT_SECONDS, or held by a
+dead web process), the seat is away and games.services.deadlines takes over.
 
-Each row names the web process holding its socket (WebProcess). A process writes its
-sockets' heartbeats and its own "alive" once a second (games.heartbeats, `server_alive`); when
-it dies without closing its sockets (killed, crashed, restarted), the sweep finds it silent past
-WEB_PROCESS_LIMIT_SECONDS and drops its rows at once. The absence of a seat left without a
-socket that way starts when its process was last known alive, so the 60 seconds are the
-player's, not the time the site took to notice.
+A process writes its sockets' heartbeats and its own "alive" once a second (games.heartbeats,
+`server_alive`); when it dies without closing its sockets (killed, crashed, restarted), the
+sweep finds it silent past WEB_PROCESS_LIMIT_SECONDS and drops its rows at once. The absence
+of a seat left without a socket that way starts when its process was last known alive, so the
+grace period is the player's, not the time the site took to notice.
 
-Every write locks the game row first (as games.play does), so presence and play are
+Every write locks the game row first (as games.services.play does), so presence and play are
 serialized per game.
 """
 
-import logging
-import math
 import os
 import socket
 import uuid
@@ -33,12 +25,9 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from games import broadcast, labels, play, services
-from games.models import Game, GameSeat, SeatConnection, Table, WebProcess
-from musweb import ratelimit
-
-log = logging.getLogger(__name__)
-
+from games import broadcast
+from games.models import Game, GameSeat, SeatConnection, WebProcess
+from games.services import deadlines, locks
 
 _server_id: tuple[int, str] | None = None
 
@@ -86,7 +75,7 @@ def seat_connect(*, game_id: int, user, channel_name: str, server: str | None = 
     now = now or timezone.now()
     server = server or server_id()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = locks.game(game_id)
         seat = GameSeat.objects.filter(game=game, user=user).first() if game else None
         if seat is None or game.status != Game.Status.PLAYING:
             return False
@@ -157,7 +146,7 @@ def _close_connections(game_id: int, seat_id: int, which: Q, now):
     process was last alive."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = _lock_game(game_id)
+        game = locks.game(game_id)
         deleted, _ = SeatConnection.objects.filter(which, game_seat_id=seat_id).delete()
         orphans = _dead_process_rows(now).filter(game_seat_id=seat_id)
         gone_since = now if deleted else orphans.aggregate(at=Max("server__last_seen"))["at"]
@@ -167,113 +156,4 @@ def _close_connections(game_id: int, seat_id: int, which: Q, now):
         if SeatConnection.objects.filter(game_seat_id=seat_id).exists():
             return None  # another tab or device of the same player is still there
         seat = GameSeat.objects.get(pk=seat_id)
-        if seat.deadline is not None:
-            return seat.deadline
-        seat.away_since = gone_since
-        seat.deadline = gone_since + timedelta(seconds=settings.SEAT_GRACE_SECONDS)
-        seat.save(update_fields=["away_since", "deadline"])
-        broadcast.presence_changed(game.pk)
-        epoch, deadline = seat.presence_epoch, seat.deadline
-        transaction.on_commit(lambda: _schedule_check(seat_id, epoch, deadline))
-    return deadline
-
-
-def _schedule_check(seat_id: int, epoch: int, deadline) -> None:
-    """Hurry the deadline with a task due then, at most once per seat per grace period: a
-    socket opened and closed in a loop would otherwise queue a task per cycle. An absence that
-    gets no task of its own (or whose task the broker could not take) is the sweep's: it finds
-    the passed deadline all the same, within SWEEP_SECONDS."""
-    from games import tasks
-
-    once = ratelimit.Limit("seat-abandon-check", 1, max(math.ceil(settings.SEAT_GRACE_SECONDS), 1))
-    if ratelimit.hit(once, str(seat_id)):
-        return
-    try:
-        tasks.cancel_if_abandoned.apply_async((seat_id, epoch), eta=deadline)
-    except Exception:
-        log.warning("seat %s: the abandonment check was not queued; the sweep will do it", seat_id)
-
-
-def game_cancel_if_abandoned(*, seat_id: int, epoch: int | None = None, now=None) -> Game | None:
-    """Cancel the seat's game if that same absence is still open: the game is playing, the
-    seat's deadline has passed, no socket of the seat came back and (when given) the epoch is
-    still `epoch`. Idempotent; returns the cancelled game, or None if nothing was done."""
-    now = now or timezone.now()
-    game_id = GameSeat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
-    if game_id is None:
-        return None
-    with transaction.atomic():
-        game = _lock_game(game_id)
-        seat = GameSeat.objects.select_related("user").get(pk=seat_id)
-        if not _absence_expired(game, seat, epoch, now):
-            return None
-        reason = labels.ABANDONED % {"name": seat.user.username}
-        return play.game_finish(game=game, status=Game.Status.CANCELLED, reason=reason)
-
-
-def _absence_expired(game: Game, seat: GameSeat, epoch: int | None, now) -> bool:
-    return (
-        game.status == Game.Status.PLAYING
-        and seat.deadline is not None
-        and seat.deadline <= now
-        and (epoch is None or seat.presence_epoch == epoch)
-        and not seat.connections.exists()
-    )
-
-
-def game_cancel_if_idle(*, game_id: int, now=None) -> Game | None:
-    """Cancel a game where nobody has acted for GAME_IDLE_MINUTES. Idempotent."""
-    now = now or timezone.now()
-    minutes = settings.GAME_IDLE_MINUTES
-    with transaction.atomic():
-        game = _lock_game(game_id)
-        if game is None or game.status != Game.Status.PLAYING:
-            return None
-        if game.last_action_at > now - timedelta(minutes=minutes):
-            return None
-        reason = labels.IDLE_GAME % {"minutes": _minutes_text(minutes)}
-        return play.game_finish(game=game, status=Game.Status.CANCELLED, reason=reason)
-
-
-def sweep(*, now=None) -> dict[str, int]:
-    """The beat task's work, every SWEEP_SECONDS: expire silent sockets, cancel the seats whose
-    deadline passed, the games idle for too long, close the open tables nobody looks at.
-    Each step goes through the same guarded services as everything else."""
-    now = now or timezone.now()
-    expired = connections_expire(now=now)
-    due = GameSeat.objects.filter(deadline__lte=now).values_list("pk", flat=True)
-    abandoned = sum(game_cancel_if_abandoned(seat_id=pk, now=now) is not None for pk in due)
-    idle_since = now - timedelta(minutes=settings.GAME_IDLE_MINUTES)
-    idle_games = Game.objects.filter(status=Game.Status.PLAYING, last_action_at__lte=idle_since)
-    idle = sum(
-        game_cancel_if_idle(game_id=pk, now=now) is not None
-        for pk in idle_games.values_list("pk", flat=True)
-    )
-    unseen_since = now - timedelta(minutes=settings.OPEN_TABLE_IDLE_MINUTES)
-    unseen = Table.objects.filter(status=Table.Status.OPEN, last_seen__lte=unseen_since)
-    closed = sum(
-        services.table_close_if_idle(table_id=pk, now=now) is not None
-        for pk in unseen.values_list("pk", flat=True)
-    )
-    counts = {"expired": expired, "abandoned": abandoned, "idle": idle, "closed": closed}
-    if any(counts.values()):
-        log.info("sweep: %s", counts)
-    return counts
-
-
-def presence_seconds(game: Game, *, now=None) -> dict[int, int]:
-    """{seat number: whole seconds left} for the away seats of a game (seats prefetched)."""
-    now = now or timezone.now()
-    return {
-        seat.number: max(0, math.ceil((seat.deadline - now).total_seconds()))
-        for seat in game.seats.all()
-        if seat.deadline is not None
-    }
-
-
-def _minutes_text(minutes: float) -> str:
-    return str(int(minutes)) if float(minutes).is_integer() else f"{minutes:g}"
-
-
-def _lock_game(game_id: int) -> Game | None:
-    return Game.objects.select_for_update().filter(pk=game_id).first()
+        return deadlines.absence_start(game=game, seat=seat, gone_since=gone_since)

@@ -1,7 +1,6 @@
-"""Every write of the salle (live play's writes are in games.play). Each runs in one
-transaction that first locks the table row (`select_for_update`), so two players acting on one
-table are served one after the other. Lock order, to stay deadlock-free: the table row, then the
-user row (then, in games.play, the game row).
+"""Every write of the salle (live play's writes are in games.services.play). Each runs in one
+transaction that first locks the table row (games.services.locks), so two players acting on one
+table are served one after the other.
 
 A player's own clicks are rate-limited (`salle_write_count`, called by the views, not here:
 a ban frees the seat through these services whatever the player's count). A table left by its
@@ -11,13 +10,14 @@ worth keeping."""
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, play
+from games import broadcast
 from games.models import SEAT_COUNT, Seat, Table
+from games.services import locks, play
+from games.services.errors import SalleError
 from musweb import ratelimit
 
 #: Per player, every salle write (open, sit, move, leave, start): far above what a person
@@ -25,14 +25,6 @@ from musweb import ratelimit
 SALLE_WRITES = ratelimit.Limit("salle-writes", count=30, seconds=60)
 #: Per player, tables opened.
 TABLE_OPENINGS = ratelimit.Limit("salle-table-openings", count=10, seconds=600)
-
-
-class SalleError(Exception):
-    """A refused salle action; the message is French and meant for the player."""
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
 
 
 def salle_write_count(*, user, opening: bool = False) -> None:
@@ -138,7 +130,7 @@ def table_close_if_idle(*, table_id: int, now=None) -> Table | None:
     OPEN_TABLE_IDLE_MINUTES: its seats are freed. Idempotent; None if nothing was done."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        table = locks.table(table_id)
         limit = now - timedelta(minutes=settings.OPEN_TABLE_IDLE_MINUTES)
         if table is None or table.status != Table.Status.OPEN or table.last_seen > limit:
             return None
@@ -159,16 +151,19 @@ def _check_can_start(table: Table, user) -> None:
 
 def _lock_table(table_id) -> Table:
     try:
-        return Table.objects.select_for_update().get(pk=int(table_id))
-    except (Table.DoesNotExist, TypeError, ValueError):
-        raise SalleError(_("Cette table n’existe pas.")) from None
+        table = locks.table(int(table_id))
+    except (TypeError, ValueError):
+        table = None
+    if table is None:
+        raise SalleError(_("Cette table n’existe pas."))
+    return table
 
 
 def _lock_user(user) -> None:
     """Serialize one player's own actions (two tables created at once, two seats taken), and
     refuse them once the account is suspended: a request already on its way when the ban
     committed reads the ban here, under the lock (moderation.services.user_ban)."""
-    locked = get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    locked = locks.user(user.pk)
     if locked is None or not locked.is_active:
         raise SalleError(_("Votre compte est suspendu."))
 

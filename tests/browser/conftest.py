@@ -14,7 +14,7 @@ Fixtures
   ``force_login``, so no sign-in form and no axes bookkeeping).
 - ``start_cast_table(seed)``: the cast's table started with seeded decks; returns the game.
 - ``in_thread(fn, *args, **kwargs)``: call a service from the test, e.g.
-  ``in_thread(services.seat_take, user=dani, table_id=t.pk, number=3)``. Playwright keeps an
+  ``in_thread(salle.seat_take, user=dani, table_id=t.pk, number=3)``. Playwright keeps an
   event loop in the test's thread, where the broadcast's ``async_to_sync`` cannot run; a plain
   thread can. Returns the result or raises the exception. Plain ORM reads and writes in the test
   itself are fine (see ``_orm_beside_playwright``).
@@ -114,19 +114,19 @@ def in_thread():
 def start_cast_table(transactional_db, cast, in_thread):
     """start_cast_table(seed) -> the game of the cast's table (ane hosts, seats in cast order),
     started with two decks drawn from SeededShuffler(seed), ane first to speak."""
-    from games import services
     from games.engine import SeededShuffler
     from games.engine.random_play import shuffled_deck
     from games.models import Game
+    from games.services import salle
 
     def start(seed: int) -> Game:
         ane = cast[0]
-        table = in_thread(services.table_create, user=ane, kings=4)
+        table = in_thread(salle.table_create, user=ane, kings=4)
         for number, user in enumerate(cast[1:], start=1):
-            in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
+            in_thread(salle.seat_take, user=user, table_id=table.pk, number=number)
         rng = SeededShuffler(seed)
         decks = [shuffled_deck(rng), shuffled_deck(rng)]
-        in_thread(services.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
+        in_thread(salle.table_start, user=ane, table_id=table.pk, decks=decks, first_mano=0)
         return Game.objects.get(table=table)
 
     return start
@@ -135,7 +135,7 @@ def start_cast_table(transactional_db, cast, in_thread):
 @pytest.fixture
 def new_page(transactional_db, browser, asgi_server):
     """Asks for transactional_db itself, so the pages close (and the server writes what their
-    closed sockets mean, games.presence) before the test's rows are flushed."""
+    closed sockets mean, games.services.presence) before the test's rows are flushed."""
     contexts = []
 
     def make():

@@ -6,8 +6,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Table
+from games.services import salle
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -63,13 +63,13 @@ def test_start_moves_every_seated_player_to_the_table_page(
     transactional_db, cast, page_for, in_thread
 ):
     ane, bixente, camille, dani = cast
-    table = in_thread(services.table_create, user=ane, kings=4)
+    table = in_thread(salle.table_create, user=ane, kings=4)
     pages = {user.username: page_for(user) for user in cast}
     for page in pages.values():
         page.goto("/salle/")
         wait_for_socket(page)
     for number, user in enumerate(cast[1:], start=1):  # seated by the test: pushed to all four
-        in_thread(services.seat_take, user=user, table_id=table.pk, number=number)
+        in_thread(salle.seat_take, user=user, table_id=table.pk, number=number)
     expect(pages["ane"].locator("[data-seat='3'] .player")).to_have_text("dani", timeout=1000)
 
     started = time.monotonic()
@@ -89,7 +89,7 @@ def test_the_second_page_of_tables_stays_live_and_on_page_two(
 ):
     ane, bixente, camille, dani = cast
     hosts = [make_user(f"hote{n:02}") for n in range(1, 23)]  # 22 open tables: two pages
-    tables = in_thread(lambda: [services.table_create(user=h, kings=4) for h in hosts])
+    tables = in_thread(lambda: [salle.table_create(user=h, kings=4) for h in hosts])
     oldest, second, third = tables[0], tables[1], tables[2]  # page 2, newest first
     watcher, seated = page_for(camille), page_for(dani)
     for page in (watcher, seated):
@@ -105,7 +105,7 @@ def test_the_second_page_of_tables_stays_live_and_on_page_two(
         expect(page.locator(f"#table-{oldest.pk}")).to_be_visible()
 
     # Seated by the test (services broadcast after commit): page 2 shows it, still page 2.
-    in_thread(services.seat_take, user=bixente, table_id=oldest.pk, number=1)
+    in_thread(salle.seat_take, user=bixente, table_id=oldest.pk, number=1)
     expect(watcher.locator(f"#table-{oldest.pk} [data-seat='1'] .player")).to_have_text(
         "bixente", timeout=1000
     )
@@ -113,7 +113,7 @@ def test_the_second_page_of_tables_stays_live_and_on_page_two(
     expect(watcher.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
 
     # A new table goes on page 1 and pushes the third oldest one onto page 2.
-    in_thread(services.table_create, user=make_user("mikel"), kings=8)
+    in_thread(salle.table_create, user=make_user("mikel"), kings=8)
     expect(watcher.locator("#salle .open-tables h2")).to_have_text("23 tables ouvertes")
     expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(3)
     expect(watcher.locator(f"#table-{third.pk}")).to_be_visible()
@@ -125,9 +125,9 @@ def test_the_second_page_of_tables_stays_live_and_on_page_two(
     expect(seated.locator("#salle .my-seat")).to_contain_text(f"table {oldest.pk}, place 4")
     expect(seated.locator("#salle")).to_have_attribute("data-page", "2")
     expect(seated.locator("#salle .page-of")).to_have_text("Page 2 sur 2")
-    in_thread(services.seat_take, user=ane, table_id=oldest.pk, number=2)
+    in_thread(salle.seat_take, user=ane, table_id=oldest.pk, number=2)
     expect(watcher.locator(f"#table-{oldest.pk} [data-seat='2'] .player")).to_have_text("ane")
-    in_thread(services.table_start, user=hosts[0], table_id=oldest.pk)
+    in_thread(salle.table_start, user=hosts[0], table_id=oldest.pk)
     expect(seated).to_have_url(re.compile(rf"/tables/{oldest.pk}/$"), timeout=3000)
     expect(watcher.locator(f"#table-{oldest.pk}")).to_have_count(0)
     expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(2)
@@ -140,7 +140,7 @@ def test_the_second_page_of_tables_stays_live_and_on_page_two(
     expect(watcher.locator("#salle .page-of")).to_have_text("Page 1 sur 2")
     expect(watcher.locator("#salle .open-tables .table-card")).to_have_count(20)
     expect(watcher.locator("#salle .open-tables .table-card").first).to_contain_text("hôte : mikel")
-    in_thread(services.table_create, user=make_user("nerea"), kings=4)  # pushed: page 1 now
+    in_thread(salle.table_create, user=make_user("nerea"), kings=4)  # pushed: page 1 now
     expect(watcher.locator("#salle .open-tables .table-card").first).to_contain_text("hôte : nerea")
     expect(watcher.locator("#salle")).to_have_attribute("data-page", "1")
     assert watcher.evaluate("window.__noReload === true")

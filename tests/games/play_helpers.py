@@ -1,11 +1,11 @@
 """Helpers of the live-play tests: start the cast's table, choose legal actions at random
 (the engine's own seeded chooser), post them as the players."""
 
-from games import services
+from games.display.table_view import card_view
 from games.engine import CARD_CODES, to_act
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from games.models import Game
-from games.presentation import card_view
+from games.services import salle
 from tests.presentation.helpers import CODE_RE
 
 HTMX = {"HX-Request": "true"}
@@ -16,7 +16,7 @@ LONG_PLAY = dict(DEFAULT_WEIGHTS, ordago=0, ordago_vote=0, bet=0, mus=85)
 
 def start_game(full_table, *, decks=None, first_mano=0) -> Game:
     """Start the cast's full table (ane hosts) and return its game."""
-    services.table_start(
+    salle.table_start(
         user=full_table.host, table_id=full_table.pk, decks=decks, first_mano=first_mano
     )
     return Game.objects.get(table=full_table)

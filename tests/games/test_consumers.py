@@ -13,10 +13,12 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import timezone
 
-from games import consumers, rendering, services
+from games import consumers
 from games.broadcast import SALLE_GROUP
+from games.display import fragments
 from games.models import Seat, Table
 from games.selectors import SALLE_PAGE_SIZE
+from games.services import errors, salle
 from musweb.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -78,7 +80,7 @@ async def test_a_new_table_reaches_every_open_salle_within_a_second(ane, bixente
         await next_salle(communicator)
         watchers.append(communicator)
     started = time.monotonic()
-    table = await database_sync_to_async(services.table_create)(user=ane, kings=8)
+    table = await database_sync_to_async(salle.table_create)(user=ane, kings=8)
     for communicator in watchers:
         html = await next_salle(communicator, timeout=1)
         assert f'id="table-{table.pk}"' in html
@@ -92,9 +94,9 @@ async def test_a_new_table_reaches_every_open_salle_within_a_second(ane, bixente
 async def test_seat_taken_and_freed_are_pushed(ane, bixente, open_table):
     communicator, _ = await connect(ane)
     await next_salle(communicator)
-    await database_sync_to_async(services.seat_take)(user=bixente, table_id=open_table.pk, number=3)
+    await database_sync_to_async(salle.seat_take)(user=bixente, table_id=open_table.pk, number=3)
     assert '<span class="player">bixente</span>' in await next_salle(communicator)
-    await database_sync_to_async(services.seat_leave)(user=bixente, table_id=open_table.pk)
+    await database_sync_to_async(salle.seat_leave)(user=bixente, table_id=open_table.pk)
     assert "bixente" not in await next_salle(communicator)
     await communicator.disconnect()
 
@@ -107,7 +109,7 @@ async def test_start_sends_seated_players_to_the_table_and_not_the_others(
     watcher, _ = await connect(eneko)
     await next_salle(seated)
     await next_salle(watcher)
-    await database_sync_to_async(services.table_start)(user=ane, table_id=full_table.pk)
+    await database_sync_to_async(salle.table_start)(user=ane, table_id=full_table.pk)
     assert f'data-redirect="/tables/{full_table.pk}/"' in await next_salle(seated)
     html = await next_salle(watcher)
     assert "data-redirect" not in html
@@ -120,8 +122,8 @@ async def test_start_sends_seated_players_to_the_table_and_not_the_others(
 async def test_a_refused_action_broadcasts_nothing(ane, bixente, open_table):
     communicator, _ = await connect(bixente)
     await next_salle(communicator)
-    with pytest.raises(services.SalleError):
-        await database_sync_to_async(services.table_start)(user=bixente, table_id=open_table.pk)
+    with pytest.raises(errors.SalleError):
+        await database_sync_to_async(salle.table_start)(user=bixente, table_id=open_table.pk)
     assert await communicator.receive_nothing(timeout=0.3)
     await communicator.disconnect()
 
@@ -161,13 +163,13 @@ async def salle_changed(**event):
 
 def count_renders(monkeypatch):
     calls = []
-    render = rendering.salle_fragment
+    render = fragments.salle_fragment
 
     def counted(user, **kwargs):
         calls.append(kwargs)
         return render(user, **kwargs)
 
-    monkeypatch.setattr(rendering, "salle_fragment", counted)
+    monkeypatch.setattr(fragments, "salle_fragment", counted)
     return calls
 
 
@@ -246,7 +248,7 @@ async def test_a_coalesced_start_still_sends_its_seated_players_to_the_table(
     await next_salle(seated)
     await next_salle(watcher)
     await salle_changed()
-    await database_sync_to_async(services.table_start)(user=ane, table_id=full_table.pk)
+    await database_sync_to_async(salle.table_start)(user=ane, table_id=full_table.pk)
     await salle_changed()
     await salle_changed()
     pushes = await all_pushes(seated, quiet=0.8)
@@ -272,7 +274,7 @@ async def test_salle_heartbeats_keep_the_players_open_tables_watched_at_the_next
     open_table, ane, bixente
 ):
     """Three sockets' heartbeats reach the database together at the next flush (0.2 s here)."""
-    await database_sync_to_async(services.seat_take)(user=bixente, table_id=open_table.pk, number=1)
+    await database_sync_to_async(salle.seat_take)(user=bixente, table_id=open_table.pk, number=1)
     sockets = []
     for user in (ane, bixente, ane):
         communicator, _ = await connect(user)

@@ -5,9 +5,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
-from games import engine, play
+from games import engine
 from games.engine import CARD_CODES, SeededShuffler
 from games.models import Game, GameAction, GameSeat, Seat, Table
+from games.services import errors, play
 from tests.games.play_helpers import LONG_PLAY, next_move, start_game
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +64,7 @@ def test_start_deals_a_game_with_the_four_seats(cast, full_table):
 
 
 def test_the_site_draws_mano_and_deck_itself(full_table, monkeypatch):
-    from games.services import table_start
+    from games.services.salle import table_start
 
     table_start(user=full_table.host, table_id=full_table.pk)
     game = Game.objects.get()
@@ -84,7 +85,7 @@ def test_stale_version_is_refused_and_changes_nothing(full_table, ane):
     game = start_game(full_table, first_mano=0)
     apply(game, 0, {"type": "mus"})
     before = snapshot(game)
-    with pytest.raises(play.StaleVersion) as raised:
+    with pytest.raises(errors.StaleVersion) as raised:
         play.game_apply_action(game_id=game.pk, user=ane, version=0, action={"type": "mus"})
     assert raised.value.status == 409 and "La table a changé" in raised.value.message
     assert snapshot(game) == before
@@ -93,7 +94,7 @@ def test_stale_version_is_refused_and_changes_nothing(full_table, ane):
 def test_illegal_action_is_refused_in_french(full_table, bixente):
     game = start_game(full_table, first_mano=0)
     before = snapshot(game)
-    with pytest.raises(play.IllegalMove) as raised:
+    with pytest.raises(errors.IllegalMove) as raised:
         play.game_apply_action(game_id=game.pk, user=bixente, version=0, action={"type": "mus"})
     assert raised.value.status == 422
     assert raised.value.message == "Ce n'est pas à vous de parler."
@@ -102,12 +103,12 @@ def test_illegal_action_is_refused_in_french(full_table, bixente):
 
 def test_a_player_from_elsewhere_is_refused(full_table, make_user):
     game = start_game(full_table)
-    with pytest.raises(play.NotSeated) as raised:
+    with pytest.raises(errors.NotSeated) as raised:
         play.game_apply_action(
             game_id=game.pk, user=make_user("eneko"), version=0, action={"type": "mus"}
         )
     assert raised.value.status == 403
-    with pytest.raises(play.NotSeated):
+    with pytest.raises(errors.NotSeated):
         play.game_apply_action(
             game_id=game.pk + 1000, user=user_at(game, 0), version=0, action={"type": "mus"}
         )
@@ -122,7 +123,7 @@ def test_a_decision_finds_the_game_by_its_table(full_table, ane, make_user):
     assert GameAction.objects.get(game=game).payload == {"type": "mus"}
     other = Table.objects.create(host=make_user("eneko"), kings=4)
     for table_id in (other.pk, other.pk + 1000):  # a table without a game, no table at all
-        with pytest.raises(play.NotSeated):
+        with pytest.raises(errors.NotSeated):
             play.game_apply_action(table_id=table_id, user=ane, version=1, action={"type": "mus"})
     assert snapshot(game)[1:] == (1, "playing", 1)
 
@@ -152,7 +153,7 @@ def test_cancel_ends_the_game_frees_the_seats_and_logs_who(full_table, make_user
     # idempotent, and no decision is taken any more
     play.game_finish(game=game, status="cancelled", reason="encore", by=None)
     assert GameAction.objects.filter(game=game).count() == 1
-    with pytest.raises(play.GameOver) as raised:
+    with pytest.raises(errors.GameOver) as raised:
         apply(game, 0, {"type": "mus"})
     assert raised.value.message == "La partie est terminée."
 
@@ -227,7 +228,7 @@ def test_only_the_host_deals_the_next_hand(cast, full_table):
     assert game.state["status"] == "hand_over"
     before = snapshot(game)
     for seat in (1, 2, 3):
-        with pytest.raises(play.IllegalMove) as refused:
+        with pytest.raises(errors.IllegalMove) as refused:
             apply(game, seat, {"type": "deal"})
         assert refused.value.message == "Seul l'hôte de la table distribue la main suivante."
     assert snapshot(game) == before

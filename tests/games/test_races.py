@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import services
 from games.models import Seat, Table
+from games.services import errors, salle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,11 +38,11 @@ def run_together(*calls):
 @pytest.mark.parametrize("round_", range(5))
 def test_two_players_take_the_same_seat_one_wins(round_, bixente, camille, open_table):
     def take(user):
-        return lambda: services.seat_take(user=user, table_id=open_table.pk, number=2)
+        return lambda: salle.seat_take(user=user, table_id=open_table.pk, number=2)
 
     results = run_together(take(bixente), take(camille))
     winners = [r for r in results if isinstance(r, Seat)]
-    losers = [r for r in results if isinstance(r, services.SalleError)]
+    losers = [r for r in results if isinstance(r, errors.SalleError)]
     assert len(winners) == 1 and len(losers) == 1, results
     assert "prise" in losers[0].message
     assert Seat.objects.filter(table=open_table, number=2).count() == 1
@@ -69,32 +69,32 @@ def test_same_seat_race_over_http_loser_gets_a_message_and_a_fresh_salle(
 
 def test_one_player_creating_two_tables_at_once_gets_one(ane):
     def create():
-        return services.table_create(user=ane, kings=4)
+        return salle.table_create(user=ane, kings=4)
 
     results = run_together(create, create, create)
     assert sum(isinstance(r, Table) for r in results) == 1, results
-    assert all(isinstance(r, Table | services.SalleError) for r in results), results
+    assert all(isinstance(r, Table | errors.SalleError) for r in results), results
     assert Table.objects.filter(host=ane).count() == 1
     assert Seat.objects.filter(user=ane, active=True).count() == 1
 
 
 def test_one_player_sitting_at_two_tables_at_once_gets_one(ane, bixente, camille):
-    first = services.table_create(user=ane, kings=4)
-    second = services.table_create(user=bixente, kings=8)
+    first = salle.table_create(user=ane, kings=4)
+    second = salle.table_create(user=bixente, kings=8)
     results = run_together(
-        lambda: services.seat_take(user=camille, table_id=first.pk, number=1),
-        lambda: services.seat_take(user=camille, table_id=second.pk, number=1),
+        lambda: salle.seat_take(user=camille, table_id=first.pk, number=1),
+        lambda: salle.seat_take(user=camille, table_id=second.pk, number=1),
     )
     assert sum(isinstance(r, Seat) for r in results) == 1, results
     assert Seat.objects.filter(user=camille, active=True).count() == 1
 
 
 def test_last_seat_taken_while_the_host_starts(ane, bixente, camille, dani, open_table):
-    services.seat_take(user=bixente, table_id=open_table.pk, number=1)
-    services.seat_take(user=camille, table_id=open_table.pk, number=2)
+    salle.seat_take(user=bixente, table_id=open_table.pk, number=1)
+    salle.seat_take(user=camille, table_id=open_table.pk, number=2)
     results = run_together(
-        lambda: services.seat_take(user=dani, table_id=open_table.pk, number=3),
-        lambda: services.table_start(user=ane, table_id=open_table.pk),
+        lambda: salle.seat_take(user=dani, table_id=open_table.pk, number=3),
+        lambda: salle.table_start(user=ane, table_id=open_table.pk),
     )
     open_table.refresh_from_db()
     if isinstance(results[1], Table):  # the start went first only if dani was already seated

@@ -15,8 +15,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.urls import reverse
 
-from games import broadcast, consumers, rendering, sockets
+from games import broadcast, consumers, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
+from games.display import fragments
 from games.models import SeatConnection
 from musweb.asgi import application
 from tests.conftest import PASSWORD
@@ -193,13 +194,13 @@ async def test_page_requests_force_a_few_renders_per_second_per_user(
     settings.SOCKETS_PER_USER = 10
     monkeypatch.setattr(consumers, "PUSH_WINDOW", 0)
     renders = []
-    render = rendering.salle_fragment
+    render = fragments.salle_fragment
 
     def counted(user, **kwargs):
         renders.append(kwargs)
         return render(user, **kwargs)
 
-    monkeypatch.setattr(rendering, "salle_fragment", counted)
+    monkeypatch.setattr(fragments, "salle_fragment", counted)
     client = await logged_in(bixente)
     salles = [await live_socket("/ws/salle/", client) for _ in range(10)]
     renders.clear()
@@ -265,7 +266,7 @@ async def test_a_handler_that_raises_still_cleans_up_and_closes(game, dani, monk
     def broken(*args, **kwargs):
         raise RuntimeError("render failed")
 
-    monkeypatch.setattr(rendering, "table_push", broken)
+    monkeypatch.setattr(fragments, "table_push", broken)
     await database_sync_to_async(broadcast.presence_changed)(game.pk)
     await closed_with(table, consumers.FAILED_CLOSE_CODE)  # the page reconnects after 1011
     assert await seat_connections(dani) == 0

@@ -12,9 +12,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import broadcast, play
+from games import broadcast
 from games.engine import SeededShuffler
 from games.models import Game
+from games.services import play
 from musweb.asgi import application
 from tests.games.play_helpers import (
     HTMX,

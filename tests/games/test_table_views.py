@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import play
 from games.engine import SeededShuffler, to_act
 from games.models import Game, GameAction
+from games.services import play
 from tests.games.play_helpers import HTMX, LONG_PLAY, form_data, next_move, start_game
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rendering, services
+from games.display import fragments
 from games.models import Seat, Table
 from games.selectors import SALLE_PAGE_SIZE
+from games.services import salle
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -132,7 +133,7 @@ def test_second_table_is_refused(login, ane, open_table):
 
 
 def test_seat_at_another_table_is_refused(login, ane, bixente, open_table):
-    services.table_create(user=bixente, kings=8)
+    salle.table_create(user=bixente, kings=8)
     url = reverse("games:seat_take", args=[open_table.pk])
     assert "déjà assis" in refused(login(bixente), url, {"number": "1"})
 
@@ -148,27 +149,27 @@ def test_seat_at_a_full_table_is_refused(login, full_table, make_user):
 
 
 def test_seat_at_a_started_table_is_refused(login, ane, full_table, make_user):
-    services.table_start(user=ane, table_id=full_table.pk)
+    salle.table_start(user=ane, table_id=full_table.pk)
     url = reverse("games:seat_take", args=[full_table.pk])
     assert "commencé" in refused(login(make_user("eneko")), url, {"number": "2"})
 
 
 def test_seat_at_a_closed_table_is_refused(login, ane, bixente, open_table):
     later = timezone.now() + timedelta(hours=1)
-    assert services.table_close_if_idle(table_id=open_table.pk, now=later) is not None
+    assert salle.table_close_if_idle(table_id=open_table.pk, now=later) is not None
     url = reverse("games:seat_take", args=[open_table.pk])
     assert "fermée" in refused(login(bixente), url, {"number": "1"})
 
 
 def test_seat_at_a_table_its_last_player_left_is_refused(login, ane, bixente, open_table):
-    services.seat_leave(user=ane, table_id=open_table.pk)
+    salle.seat_leave(user=ane, table_id=open_table.pk)
     url = reverse("games:seat_take", args=[open_table.pk])
     assert "n’existe pas" in refused(login(bixente), url, {"number": "1"})
 
 
 def test_open_and_leave_cycles_leave_no_rows_and_are_limited(login, ane, bixente):
     client = login(ane)
-    for _ in range(services.TABLE_OPENINGS.count):
+    for _ in range(salle.TABLE_OPENINGS.count):
         client.post(reverse("games:table_create"), {"kings": "4"}, headers=HTMX)
         table = Table.objects.get()
         client.post(reverse("games:seat_leave", args=[table.pk]), headers=HTMX)
@@ -176,7 +177,7 @@ def test_open_and_leave_cycles_leave_no_rows_and_are_limited(login, ane, bixente
     body = refused(client, reverse("games:table_create"), {"kings": "4"})
     assert "Trop d’actions dans le salon : réessayez dans" in body
     seconds = int(re.search(r"réessayez dans (\d+) s", body).group(1))
-    assert 0 < seconds <= services.TABLE_OPENINGS.seconds
+    assert 0 < seconds <= salle.TABLE_OPENINGS.seconds
     assert not Table.objects.exists()
     # The limit is ane's own: bixente opens a table.
     login(bixente).post(reverse("games:table_create"), {"kings": "4"}, headers=HTMX)
@@ -187,7 +188,7 @@ def test_open_and_leave_cycles_leave_no_rows_and_are_limited(login, ane, bixente
 def test_seat_changes_are_limited_per_player(login, ane, bixente, open_table, htmx):
     client = login(bixente)
     url = reverse("games:seat_take", args=[open_table.pk])
-    for write in range(services.SALLE_WRITES.count):
+    for write in range(salle.SALLE_WRITES.count):
         response = client.post(url, {"number": str(1 + write % 3)}, headers=HTMX)
         assert "Trop d’actions" not in response.content.decode()
     before = state()
@@ -204,7 +205,7 @@ def test_seat_changes_are_limited_per_player(login, ane, bixente, open_table, ht
     assert "Trop d’actions" in leave.content.decode()
     assert state() == before
     # Not the services: a ban (moderation) still frees the seat.
-    services.seat_leave(user=bixente, table_id=open_table.pk)
+    salle.seat_leave(user=bixente, table_id=open_table.pk)
     assert not Seat.objects.filter(user=bixente).exists()
     # Nor the other players.
     response = login(ane).post(url, {"number": "2"}, headers=HTMX)
@@ -225,7 +226,7 @@ def test_anonymous_writes_go_to_login_and_change_nothing(client, open_table):
 
 
 def test_table_page_shows_players_around_the_live_table(login, ane, camille, full_table):
-    services.table_start(user=ane, table_id=full_table.pk)
+    salle.table_start(user=ane, table_id=full_table.pk)
     response = login(camille).get(reverse("games:table", args=[full_table.pk]))
     content = response.content.decode()
     assert response.status_code == 200
@@ -238,7 +239,7 @@ def test_table_page_shows_players_around_the_live_table(login, ane, camille, ful
 
 
 def test_table_page_is_for_seated_players_only(login, ane, full_table, make_user):
-    services.table_start(user=ane, table_id=full_table.pk)
+    salle.table_start(user=ane, table_id=full_table.pk)
     client = login(make_user("eneko"))
     response = client.get(reverse("games:table", args=[full_table.pk]))
     assert response["Location"] == reverse("games:salle")
@@ -316,7 +317,7 @@ def test_htmx_page_link_returns_only_the_salle_fragment(login, bixente, many_tab
 def test_my_table_comes_first_whatever_the_page(login, bixente, many_tables):
     oldest = many_tables(1)[0]  # the last table of the last page
     others = newest_first(many_tables(2 * SALLE_PAGE_SIZE))
-    services.seat_take(user=bixente, table_id=oldest.pk, number=1)
+    salle.seat_take(user=bixente, table_id=oldest.pk, number=1)
     client = login(bixente)
     for page, expected in ((1, others[:SALLE_PAGE_SIZE]), (2, others[SALLE_PAGE_SIZE:])):
         content = client.get(reverse("games:salle"), {"page": page}).content.decode()
@@ -328,7 +329,7 @@ def test_my_table_comes_first_whatever_the_page(login, bixente, many_tables):
 
 def test_tables_in_play_are_counted_not_listed(login, cast, full_table, many_tables, make_user):
     many_tables(3, status=Table.Status.PLAYING)
-    services.table_start(user=cast[0], table_id=full_table.pk)
+    salle.table_start(user=cast[0], table_id=full_table.pk)
     open_ones = newest_first(many_tables(2))
     watcher = login(make_user("eneko")).get(reverse("games:salle")).content.decode()
     assert listed(watcher) == open_ones
@@ -367,10 +368,10 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
     tables = many_tables(count)
     many_tables(count // 2, status=Table.Status.PLAYING)
     if seated:
-        services.seat_take(user=bixente, table_id=tables[0].pk, number=1)
+        salle.seat_take(user=bixente, table_id=tables[0].pk, number=1)
     # the seat (with its table and host), the counts, one page of tables, their seats
     with django_assert_num_queries(4):
-        html, page = rendering.salle_fragment(bixente)
+        html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
 

@@ -173,9 +173,9 @@ def test_the_intermediate_form_asks_the_reason_first(bixente, maite, login):
 
 
 def test_ban_while_seated_frees_the_seat_and_hands_the_table_over(ane, bixente, maite, open_table):
-    from games import services as game_services
+    from games.services import salle
 
-    game_services.seat_take(user=bixente, table_id=open_table.pk, number=2)
+    salle.seat_take(user=bixente, table_id=open_table.pk, number=2)
     services.user_ban(user=ane, by=maite, reason="Quitte toujours en cours de partie")
     open_table.refresh_from_db()
     assert open_table.status == Table.Status.OPEN

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 
 from games import broadcast
-from games import services as game_services
 from games.models import Seat, Table
+from games.services import errors, salle
 from moderation import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +37,7 @@ def test_a_seat_taken_while_the_ban_comes_in_is_freed_by_the_ban(bixente, maite,
         finally:
             connection.close()
 
-    take = lambda: game_services.seat_take(user=bixente, table_id=open_table.pk, number=1)  # noqa: E731
+    take = lambda: salle.seat_take(user=bixente, table_id=open_table.pk, number=1)  # noqa: E731
     ban = lambda: services.user_ban(user=bixente, by=maite, reason="Triche")  # noqa: E731
     with mock.patch.object(broadcast, "salle_changed", pause_before_commit):
         seat_request = threading.Thread(target=run, args=("take", take), name="seat-request")
@@ -58,9 +58,9 @@ def test_a_seat_taken_while_the_ban_comes_in_is_freed_by_the_ban(bixente, maite,
 def test_after_the_ban_the_users_salle_requests_are_refused(ane, bixente, maite, open_table):
     services.user_ban(user=bixente, by=maite, reason="Triche")
     for call in (
-        lambda: game_services.seat_take(user=bixente, table_id=open_table.pk, number=1),
-        lambda: game_services.table_create(user=bixente, kings=Table.Kings.FOUR),
+        lambda: salle.seat_take(user=bixente, table_id=open_table.pk, number=1),
+        lambda: salle.table_create(user=bixente, kings=Table.Kings.FOUR),
     ):
-        with pytest.raises(game_services.SalleError, match="Votre compte est suspendu."):
+        with pytest.raises(errors.SalleError, match="Votre compte est suspendu."):
             call()
     assert not Seat.objects.filter(user=bixente).exists()

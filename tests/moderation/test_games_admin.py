@@ -5,11 +5,12 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import engine, play
+from games import engine
+from games.display.table_view import card_view
 from games.engine import SeededShuffler
 from games.engine.cards import CARD_CODES
 from games.models import Game, GameAction, GameSeat, Seat, Table
-from games.presentation import card_view
+from games.services import play
 from moderation import services
 from moderation.models import StaffAction
 from tests.games.play_helpers import next_move, start_game

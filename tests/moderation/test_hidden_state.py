@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.urls import reverse
 
-from games import play
+from games.services import play
 from moderation import services
 from moderation.models import StaffAction
 from tests.games.play_helpers import start_game

@@ -7,8 +7,10 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import heartbeats, presence, rendering, services
+from games import heartbeats
+from games.display import fragments
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table, WebProcess
+from games.services import deadlines, presence, salle, sweep
 from tests.games.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
@@ -21,9 +23,9 @@ def game(full_table):
 
 @pytest.fixture(autouse=True)
 def no_broker():
-    """The countdown task is scheduled on commit; here it is only recorded."""
-    with mock.patch("games.tasks.cancel_if_abandoned.apply_async") as apply_async:
-        yield apply_async
+    """The countdown task is enqueued by name on commit; here it is only recorded."""
+    with mock.patch("games.services.deadlines.current_app") as app:
+        yield app.send_task
 
 
 def seat_of(game, user) -> GameSeat:
@@ -65,7 +67,9 @@ def test_last_socket_closing_opens_the_absence_and_schedules_the_check(
     seat = seat_of(game, dani)
     assert seat.deadline == deadline and seat.away_since >= before
     assert timedelta(seconds=59) < deadline - before < timedelta(seconds=61)
-    no_broker.assert_called_once_with((seat.pk, seat.presence_epoch), eta=deadline)
+    no_broker.assert_called_once_with(
+        "games.tasks.cancel_if_abandoned", args=(seat.pk, seat.presence_epoch), eta=deadline
+    )
 
 
 def test_two_tabs_one_closed_no_countdown(game, dani, no_broker):
@@ -116,7 +120,7 @@ def test_a_socket_of_a_live_web_process_holds_the_seat(game, dani, settings):
         last_seen=timezone.now() - timedelta(seconds=70)
     )
     assert presence.seat_disconnect(channel_name="live-tab") is None
-    assert presence.sweep()["expired"] == 0
+    assert sweep.sweep()["expired"] == 0
     assert seat_of(game, dani).deadline is None
 
 
@@ -131,14 +135,16 @@ def test_the_sweep_drops_a_dead_web_process_sockets_and_the_countdown_starts_fro
     SeatConnection.objects.filter(channel_name="b").update(server=server)
     died = WebProcess.objects.get(pk=server).last_seen
     with django_capture_on_commit_callbacks(execute=True):
-        assert presence.sweep()["expired"] == 1  # one seat
+        assert sweep.sweep()["expired"] == 1  # one seat
     seat = seat_of(game, dani)
     assert seat.away_since == died and seat.deadline == died + timedelta(seconds=60)
-    no_broker.assert_called_once_with((seat.pk, seat.presence_epoch), eta=seat.deadline)
+    no_broker.assert_called_once_with(
+        "games.tasks.cancel_if_abandoned", args=(seat.pk, seat.presence_epoch), eta=seat.deadline
+    )
     assert not WebProcess.objects.filter(pk=server).exists()  # nothing left of it
     # 40 s after the death (20 s ago + 40 s): the sweep cancels, 60 s after the player was lost.
     later = timezone.now() + timedelta(seconds=41)
-    assert presence.sweep(now=later)["abandoned"] == 1
+    assert sweep.sweep(now=later)["abandoned"] == 1
     assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED
 
 
@@ -156,7 +162,7 @@ def test_a_web_process_alive_keeps_its_sockets_and_writes_their_heartbeats_at_on
         lost = presence.server_alive(server=server, heard=["ane-1", "dani-1", "gone"])
     assert lost == {"gone"}
     assert all(seen > old for seen in SeatConnection.objects.values_list("last_seen", flat=True))
-    assert presence.sweep()["expired"] == 0
+    assert sweep.sweep()["expired"] == 0
     assert seat_of(game, dani).deadline is None
 
 
@@ -171,7 +177,7 @@ def test_coming_back_clears_the_deadline(game, dani):
 def test_the_others_see_who_is_away_and_the_seconds_left(game, ane, dani, settings):
     settings.SEAT_GRACE_SECONDS = 60
     away(game, dani, ago=18)
-    html, _ = rendering.table_push(game.pk, ane)
+    html, _ = fragments.table_push(game.pk, ane)
     assert "dani s'est déconnecté — place gardée" in html
     assert 'data-seconds="42">0:42<' in html
 
@@ -180,9 +186,9 @@ def test_cancel_only_once_the_deadline_has_passed(game, dani, settings):
     settings.SEAT_GRACE_SECONDS = 60
     away(game, dani, ago=30)
     seat = seat_of(game, dani)
-    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
+    assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
     later = timezone.now() + timedelta(seconds=31)
-    cancelled = presence.game_cancel_if_abandoned(
+    cancelled = deadlines.game_cancel_if_abandoned(
         seat_id=seat.pk, epoch=seat.presence_epoch, now=later
     )
     assert cancelled is not None
@@ -199,10 +205,10 @@ def test_run_twice_or_late_one_cancellation_no_error(game, dani, settings):
     settings.SEAT_GRACE_SECONDS = 1
     away(game, dani, ago=5)
     seat = seat_of(game, dani)
-    first = presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
-    second = presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
+    first = deadlines.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
+    second = deadlines.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch)
     much_later = timezone.now() + timedelta(hours=2)
-    third = presence.game_cancel_if_abandoned(seat_id=seat.pk, now=much_later)
+    third = deadlines.game_cancel_if_abandoned(seat_id=seat.pk, now=much_later)
     assert first is not None and second is None and third is None
     assert len(end_rows(game)) == 1
 
@@ -216,8 +222,8 @@ def test_a_check_of_an_earlier_absence_does_nothing(game, dani, settings):
     away(game, dani, channel="second")
     seat = seat_of(game, dani)
     assert seat.presence_epoch == old_epoch + 1
-    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=old_epoch) is None
-    assert presence.game_cancel_if_abandoned(seat_id=seat.pk) is None  # not yet
+    assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk, epoch=old_epoch) is None
+    assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk) is None  # not yet
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
@@ -226,28 +232,28 @@ def test_back_before_the_deadline_never_cancelled(game, dani, settings):
     away(game, dani, ago=5)
     seat = seat_of(game, dani)
     connect(game, dani, "back")
-    assert presence.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
-    assert presence.sweep()["abandoned"] == 0
+    assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk, epoch=seat.presence_epoch) is None
+    assert sweep.sweep()["abandoned"] == 0
     assert Game.objects.get(pk=game.pk).status == Game.Status.PLAYING
 
 
 def test_a_finished_game_is_left_alone(game, dani, settings):
-    from games import play
+    from games.services import play
 
     settings.SEAT_GRACE_SECONDS = 1
     away(game, dani, ago=5)
     seat = seat_of(game, dani)
     play.game_finish(game=game, status="cancelled", reason="Modération.")
-    assert presence.game_cancel_if_abandoned(seat_id=seat.pk) is None
+    assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk) is None
     assert Game.objects.get(pk=game.pk).end_reason == "Modération."
-    assert presence.game_cancel_if_abandoned(seat_id=10**9) is None  # no such seat
+    assert deadlines.game_cancel_if_abandoned(seat_id=10**9) is None  # no such seat
 
 
 def test_sweep_cancels_passed_deadlines(game, dani, settings):
     settings.SEAT_GRACE_SECONDS = 1
     away(game, dani, ago=5)
-    assert presence.sweep()["abandoned"] == 1
-    assert presence.sweep()["abandoned"] == 0
+    assert sweep.sweep()["abandoned"] == 1
+    assert sweep.sweep()["abandoned"] == 0
     assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED
 
 
@@ -257,10 +263,10 @@ def test_sweep_expires_silent_sockets_and_a_heartbeat_comes_back(game, dani, set
     connect(game, dani, "alive")
     an_hour_ago = timezone.now() - timedelta(hours=1)
     SeatConnection.objects.filter(channel_name="silent").update(last_seen=an_hour_ago)
-    assert presence.sweep()["expired"] == 1
+    assert sweep.sweep()["expired"] == 1
     assert seat_of(game, dani).deadline is None  # another tab is still there
     SeatConnection.objects.filter(channel_name="alive").update(last_seen=an_hour_ago)
-    presence.sweep()
+    sweep.sweep()
     assert seat_of(game, dani).deadline is not None
     lost = presence.server_alive(server=presence.server_id(), heard=["alive"])
     assert lost == {"alive"}  # the consumer records its socket again
@@ -270,9 +276,9 @@ def test_sweep_expires_silent_sockets_and_a_heartbeat_comes_back(game, dani, set
 
 def test_sweep_cancels_an_idle_game(game, settings):
     settings.GAME_IDLE_MINUTES = 30
-    assert presence.sweep()["idle"] == 0
+    assert sweep.sweep()["idle"] == 0
     Game.objects.filter(pk=game.pk).update(last_action_at=timezone.now() - timedelta(minutes=31))
-    assert presence.sweep()["idle"] == 1
+    assert sweep.sweep()["idle"] == 1
     game.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
     assert game.end_reason == "personne n'a joué pendant 30 minutes."
@@ -281,23 +287,23 @@ def test_sweep_cancels_an_idle_game(game, settings):
 
 def test_sweep_closes_an_unwatched_open_table(open_table, ane, bixente, settings):
     settings.OPEN_TABLE_IDLE_MINUTES = 10
-    services.seat_take(user=bixente, table_id=open_table.pk, number=1)
+    salle.seat_take(user=bixente, table_id=open_table.pk, number=1)
     Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=9))
-    assert presence.sweep()["closed"] == 0
-    services.tables_seen_by([bixente.pk], now=timezone.now() - timedelta(minutes=11))
-    assert presence.sweep()["closed"] == 1
+    assert sweep.sweep()["closed"] == 0
+    salle.tables_seen_by([bixente.pk], now=timezone.now() - timedelta(minutes=11))
+    assert sweep.sweep()["closed"] == 1
     open_table.refresh_from_db()
     assert open_table.status == Table.Status.CLOSED
     assert not open_table.seats.filter(active=True).exists()
     # Both may sit elsewhere now.
-    services.table_create(user=ane, kings=Table.Kings.EIGHT)
+    salle.table_create(user=ane, kings=Table.Kings.EIGHT)
 
 
 def test_a_watched_open_table_stays(open_table, ane, settings):
     settings.OPEN_TABLE_IDLE_MINUTES = 10
     Table.objects.filter(pk=open_table.pk).update(last_seen=timezone.now() - timedelta(minutes=11))
-    assert services.tables_seen_by([ane.pk]) == 1
-    assert presence.sweep()["closed"] == 0
+    assert salle.tables_seen_by([ane.pk]) == 1
+    assert sweep.sweep()["closed"] == 0
 
 
 def test_one_flush_writes_every_heartbeat_of_the_process_in_a_fixed_number_of_queries(
@@ -325,6 +331,6 @@ def test_connect_close_churn_queues_one_check_and_the_sweep_still_cancels(
             deadline = presence.seat_disconnect(channel_name=f"cycle-{cycle}")
     assert no_broker.call_count == 1
     assert seat_of(game, dani).deadline == deadline
-    assert presence.sweep(now=deadline - timedelta(seconds=1))["abandoned"] == 0
-    assert presence.sweep(now=deadline + timedelta(seconds=1))["abandoned"] == 1
+    assert sweep.sweep(now=deadline - timedelta(seconds=1))["abandoned"] == 0
+    assert sweep.sweep(now=deadline + timedelta(seconds=1))["abandoned"] == 1
     assert Game.objects.get(pk=game.pk).status == Game.Status.CANCELLED

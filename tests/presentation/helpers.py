@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from games.presentation import table_context
+from games.display.table_view import table_context
 
 ACTION_URL = "/parties/7/action/"
 SALLE_URL = "/salle/"

@@ -9,16 +9,17 @@ import re
 
 import pytest
 
-from games import engine, labels
+from games import engine
+from games.display import vocabulary
+from games.display.table_view import render_regions
 from games.engine import SeededShuffler
-from games.presentation import render_regions
 from tests.presentation.helpers import codes_in, context, field, parse_forms, render_page, request
 
 P = ["Ane", "Bixente", "Camille", "Dani"]
 HOST = 0
 #: a card's screen-reader name, without what a three or a two counts as with eight kings
 NAME_RE = re.compile(r'aria-label="([^"(]+?)(?: \(compte comme un (?:roi|as)\))?"')
-CARD_NAMES = {labels.card_name(c) for c in engine.CARD_CODES}
+CARD_NAMES = {vocabulary.card_name(c) for c in engine.CARD_CODES}
 
 
 def names_in(html):
@@ -33,7 +34,7 @@ def check_view(state, seat, html):
     shown = obs["hands_shown"]
     if obs["status"] == "playing" or not shown:
         assert codes_in(html) <= mine, f"seat {seat} sees {codes_in(html) - mine}"
-        assert names_in(html) <= {labels.card_name(c) for c in mine}
+        assert names_in(html) <= {vocabulary.card_name(c) for c in mine}
     else:
         everyone = {c for cards in shown.values() for c in cards}
         assert codes_in(html) == everyone

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from games.presentation import REGIONS, build_table, render_regions
+from games.display.table_view import REGIONS, build_table, render_regions
 from tests.presentation import observations as O
 from tests.presentation.helpers import (
     ACTION_URL,

@@ -1,6 +1,6 @@
 import pytest
 
-from games import labels
+from games.display import vocabulary
 
 
 @pytest.mark.parametrize(
@@ -16,15 +16,15 @@ from games import labels
     ],
 )
 def test_card_names_in_french(code, name):
-    assert labels.card_name(code) == name
+    assert vocabulary.card_name(code) == name
 
 
 def test_every_card_of_the_deck_has_a_name_and_a_glyph():
     from games.engine import CARD_CODES
 
-    names = {labels.card_name(c) for c in CARD_CODES}
+    names = {vocabulary.card_name(c) for c in CARD_CODES}
     assert len(names) == 40
-    assert all(labels.card_glyph(c) for c in CARD_CODES)
+    assert all(vocabulary.card_glyph(c) for c in CARD_CODES)
 
 
 @pytest.mark.parametrize(
@@ -45,36 +45,36 @@ def test_every_card_of_the_deck_has_a_name_and_a_glyph():
     ],
 )
 def test_public_words_as_french_sentences(word, name, sentence):
-    assert labels.word_sentence(word, name) == sentence
+    assert vocabulary.word_sentence(word, name) == sentence
 
 
 def test_lances_and_outcomes():
-    assert [labels.lance_name(x) for x in ("grand", "petit", "paires", "jeu", "point")] == [
+    assert [vocabulary.lance_name(x) for x in ("grand", "petit", "paires", "jeu", "point")] == [
         "Grand",
         "Petit",
         "Paires",
         "Jeu",
         "Point",
     ]
-    assert [
-        labels.outcome_name(o) for o in ("paso", "held", "refused", "unopposed", "ordago", "none")
-    ] == ["en paso", "tenue", "refusée", "sans mise", "órdago", "pas jouées"]
+    outcomes = ("paso", "held", "refused", "unopposed", "ordago", "none")
+    expected = ["en paso", "tenue", "refusée", "sans mise", "órdago", "pas jouées"]
+    assert [vocabulary.outcome_name(o) for o in outcomes] == expected
 
 
 def test_every_engine_illegal_code_has_a_french_message():
     from games.engine import ILLEGAL_CODES
 
-    missing = sorted(set(ILLEGAL_CODES) - set(labels.ILLEGAL_MESSAGES))
+    missing = sorted(set(ILLEGAL_CODES) - set(vocabulary.ILLEGAL_MESSAGES))
     assert missing == [], f"IllegalAction codes without a French message: {missing}"
     for code in ILLEGAL_CODES:
-        assert labels.illegal_message(code) != labels.GENERIC_ILLEGAL
+        assert vocabulary.illegal_message(code) != vocabulary.GENERIC_ILLEGAL
 
 
 def test_unknown_code_gets_a_generic_french_message():
-    assert labels.illegal_message("no_such_code") == labels.GENERIC_ILLEGAL
-    assert labels.illegal_message(None) == labels.GENERIC_ILLEGAL
+    assert vocabulary.illegal_message("no_such_code") == vocabulary.GENERIC_ILLEGAL
+    assert vocabulary.illegal_message(None) == vocabulary.GENERIC_ILLEGAL
 
 
 def test_site_messages():
-    assert labels.STALE_VERSION.startswith("La table a changé")
-    assert labels.NOT_SEATED == "Vous n'êtes pas assis à cette table."
+    assert vocabulary.STALE_VERSION.startswith("La table a changé")
+    assert vocabulary.NOT_SEATED == "Vous n'êtes pas assis à cette table."

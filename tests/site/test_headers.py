@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.services import salle
 
 HTMX = {"HX-Request": "true"}
 
@@ -19,7 +19,7 @@ def policy(response) -> dict[str, list[str]]:
 
 @pytest.fixture
 def started_game(ane, full_table):
-    services.table_start(user=ane, table_id=full_table.pk)
+    salle.table_start(user=ane, table_id=full_table.pk)
     return Game.objects.get(table=full_table)
 
 

@@ -1,0 +1,41 @@
+"""The beat's safety net, every SWEEP_SECONDS (games.tasks.sweep_abandoned). It never ends a
+game itself: each step goes through the same guarded, idempotent services as everything else."""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Game, GameSeat, Table
+from games.services import deadlines, presence, salle
+
+log = logging.getLogger(__name__)
+
+
+def sweep(*, now=None) -> dict[str, int]:
+    """The beat task's work, every SWEEP_SECONDS: expire silent sockets, cancel the seats whose
+    deadline passed, the games idle for too long, close the open tables nobody looks at.
+    Each step goes through the same guarded services as everything else."""
+    now = now or timezone.now()
+    expired = presence.connections_expire(now=now)
+    due = GameSeat.objects.filter(deadline__lte=now).values_list("pk", flat=True)
+    abandoned = sum(
+        deadlines.game_cancel_if_abandoned(seat_id=pk, now=now) is not None for pk in due
+    )
+    idle_since = now - timedelta(minutes=settings.GAME_IDLE_MINUTES)
+    idle_games = Game.objects.filter(status=Game.Status.PLAYING, last_action_at__lte=idle_since)
+    idle = sum(
+        deadlines.game_cancel_if_idle(game_id=pk, now=now) is not None
+        for pk in idle_games.values_list("pk", flat=True)
+    )
+    unseen_since = now - timedelta(minutes=settings.OPEN_TABLE_IDLE_MINUTES)
+    unseen = Table.objects.filter(status=Table.Status.OPEN, last_seen__lte=unseen_since)
+    closed = sum(
+        salle.table_close_if_idle(table_id=pk, now=now) is not None
+        for pk in unseen.values_list("pk", flat=True)
+    )
+    counts = {"expired": expired, "abandoned": abandoned, "idle": idle, "closed": closed}
+    if any(counts.values()):
+        log.info("sweep: %s", counts)
+    return counts
