@@ -52,7 +52,7 @@ lint: install
 bench-engine: install
 	$(PY) -m games.engine bench
 
-# Benchmarks of the real stack (issue 7): own database, own Redis, own ports; QUICK=1 for a short run.
+# Benchmarks of the real stack: own database, own Redis, own ports; QUICK=1 for a short run.
 bench: db
 	$(PY) -m pip install --quiet -e '.[dev,bench]' -c constraints.txt
 	$(PY) -m bench $(if $(QUICK),--quick,)

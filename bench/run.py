@@ -1,5 +1,5 @@
 """`make bench` (`python -m bench`, QUICK=1 for a short run): start the stack, sit the bench
-players down through the site, run the scenarios of issue 7, print a table and, last, one JSON
+players down through the site, run the bench scenarios, print a table and, last, one JSON
 line. Everything it starts is stopped at the end, Ctrl-C included."""
 
 import argparse

@@ -134,7 +134,7 @@ class Game(models.Model):
             ),
         ]
         indexes = [
-            # Issue 5 sweeps the games idle for too long.
+            # The sweep finds the games idle for too long.
             models.Index(
                 fields=["last_action_at"],
                 condition=Q(status="playing"),

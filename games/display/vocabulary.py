@@ -1,7 +1,7 @@
 """French words of the table: cards, lances, outcomes, public words and error messages.
 
 Plain Python (no database, no templates). Card codes are written rank then suit (``12o``,
-``1c``, RULES.md 2); suits: oros ``o`` = deniers, copas ``c`` = coupes, espadas ``e`` = épées,
+``1c``, docs/rules.md §2); suits: oros ``o`` = deniers, copas ``c`` = coupes, espadas ``e`` = épées,
 bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (caballo),
 12 Roi (rey).
 """

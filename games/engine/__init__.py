@@ -3,7 +3,7 @@
 Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomputed tables),
 ``betting`` (one lance's envite), ``machine`` (the state machine), ``scoring`` (showdown and
 count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
-REPLAY.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
+docs/replay.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
 tests and the benchmark), ``bench``.
 
 The site imports from this package only; ``types`` writes the state, the observation and the

@@ -1,6 +1,6 @@
 """Cards, the two modalities (4 rois / 8 rois), effective ranks and card points.
 
-A card is written rank then suit: ``1o``, ``7e``, ``10c``, ``11b``, ``12o`` (RULES.md 2).
+A card is written rank then suit: ``1o``, ``7e``, ``10c``, ``11b``, ``12o`` (docs/rules.md §2).
 Ranks are 1-7, 10 (sota / valet), 11 (caballo / cavalier), 12 (rey / roi); suits are oros
 ``o``, copas ``c``, espadas ``e`` and bastos ``b``. Suits never matter in Mus.
 

@@ -1,4 +1,4 @@
-"""What one seat may see (RULES.md section 7): the only thing the site renders from.
+"""What one seat may see (docs/rules.md section 7): the only thing the site renders from.
 
 Before the showdown the view of seat ``s`` holds its own four cards and public facts only: the
 discard *counts*, the declarations, every word said, the scores, the pioche's size, whose turn it
@@ -15,7 +15,7 @@ from .types import HandRecord, Observation, State
 
 
 def hand_records(state: State) -> list[HandRecord]:
-    """Every hand so far in REPLAY.md's ``hands`` shape (the open hand last, if any)."""
+    """Every hand so far in docs/replay.md's ``hands`` shape (the open hand last, if any)."""
     out = [_copy_record(r) for r in state["hands"]]
     if not state["hand"]["closed"]:
         out.append(hand_record(state))

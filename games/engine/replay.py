@@ -1,6 +1,6 @@
 """Replaying a partie from its decks and actions: ``python -m games.engine replay FILE|-``.
 
-Follows ``REPLAY.md`` to the letter: one JSON document on stdout and exit 0; an illegal action
+Follows ``docs/replay.md`` to the letter: one JSON document on stdout and exit 0; an illegal action
 gives exit 2, nothing on stdout and ``action N: reason`` (N 0-based) as the only stderr line; a
 malformed file (bad JSON, a bad deck, a missing field) gives exit 2 and a one-line reason.
 
@@ -23,7 +23,7 @@ from .types import Action, Kings, ReplayDocument, State
 
 
 def replay_document(state: State) -> ReplayDocument:
-    """REPLAY.md's output document for a state."""
+    """docs/replay.md's output document for a state."""
     return {
         "status": state["status"],
         "scores": list(state["scores"]),

@@ -52,7 +52,7 @@ class Shuffler(Protocol):
 
 
 class Action(TypedDict):
-    """What a seat sends to :func:`~games.engine.apply`, as REPLAY.md writes it.
+    """What a seat sends to :func:`~games.engine.apply`, as docs/replay.md writes it.
 
     ``bet`` carries ``amount``, ``raise`` carries ``to``, ``discard`` carries ``cards``; every
     other type carries nothing else (the engine refuses extra or missing fields).
@@ -112,7 +112,7 @@ class Envite(PublicEnvite):
 
 
 class LanceRecord(TypedDict):
-    """A lance of a hand as REPLAY.md's ``hands[].lances`` shows it.
+    """A lance of a hand as docs/replay.md's ``hands[].lances`` shows it.
 
     Before the showdown ``winner_team`` / ``winner_seat`` stay None unless a refusal decided it.
     """
@@ -134,7 +134,7 @@ class LanceLog(LanceRecord):
 
 
 class HandRecord(TypedDict):
-    """One hand in REPLAY.md's ``hands`` list; ``hands_shown`` once it reached its showdown."""
+    """One hand in docs/replay.md's ``hands`` list; ``hands_shown`` once it reached its showdown."""
 
     mano: int | None
     lances: list[LanceRecord]
@@ -233,7 +233,7 @@ class Observation(TypedDict):
 
 
 class ReplayDocument(TypedDict):
-    """REPLAY.md's output document."""
+    """docs/replay.md's output document."""
 
     status: Status
     scores: list[int]

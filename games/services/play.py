@@ -56,7 +56,7 @@ def game_apply_action(
             raise GameOver(_("La partie est terminée."))
         if version != game.version:
             raise StaleVersion(vocabulary.STALE_VERSION)
-        # The engine lets any seat deal (REPLAY.md); at the site the host deals from the score
+        # The engine lets any seat deal (docs/replay.md); at the site the host deals from the score
         # screen, and a forged "deal" from another seat is refused here.
         is_deal = isinstance(action, dict) and action.get("type") == "deal"
         if is_deal and user.pk != game.table.host_id:

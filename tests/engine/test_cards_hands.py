@@ -1,4 +1,4 @@
-"""Every card and hand example of regles-barajamos.txt, lance by lance."""
+"""Cards and hands lance by lance (docs/rules.md sections 2, 3), with the rules text's examples."""
 
 from __future__ import annotations
 

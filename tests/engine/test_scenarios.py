@@ -9,7 +9,7 @@ from games.engine.shuffle import seeded_shuffler
 
 from .helpers import deck_for, pass_all, play, start, strings
 
-# Worked example of RULES.md section 6 (8 rois, seat 0 mano).
+# Worked example of docs/rules.md section 6 (8 rois, seat 0 mano).
 WORKED = {
     0: ["12o", "3o", "7o", "1o"],
     1: ["11o", "11c", "10o", "4o"],
