@@ -4,7 +4,7 @@ Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomp
 ``betting`` (one lance's envite), ``machine`` (the state machine), ``scoring`` (showdown and
 count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
 docs/replay.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
-tests and the benchmark), ``bench``.
+tests and the benchmark), ``timeout`` (the decision made for a seat out of time), ``bench``.
 
 The site imports from this package only; ``types`` writes the state, the observation and the
 actions out once, and mypy checks the engine against them in ``make test``.
@@ -17,6 +17,7 @@ from .observation import hand_records, observation
 from .replay import replay, replay_document
 from .serialization import dumps, loads
 from .shuffle import SeededShuffler, seeded_shuffler
+from .timeout import least_useful_card, timeout_action
 from .types import (
     TARGET,
     Action,
@@ -61,6 +62,7 @@ __all__ = [
     "apply",
     "dumps",
     "hand_records",
+    "least_useful_card",
     "legal_actions",
     "loads",
     "new_partie",
@@ -69,5 +71,6 @@ __all__ = [
     "replay_document",
     "seeded_shuffler",
     "team_of",
+    "timeout_action",
     "to_act",
 ]
