@@ -5,9 +5,11 @@ and as shown at the end of the hand (or as held when the game stopped mid-hand).
 import copy
 import json
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.display import vocabulary
-from games.display.table_view import card_view
+from games.display.table_view import card_view, lance_winner
 from games.models import GameAction
 
 
@@ -15,7 +17,10 @@ def replay_game(game) -> dict:
     """{"players", "teams", "hands", "scores", "matches_stored", "error"} for the template."""
     stored = game.state
     players = _players(game)
-    teams = [f"{players[0]} et {players[2]}", f"{players[1]} et {players[3]}"]
+    teams = [
+        _("%(first)s et %(second)s") % {"first": players[0], "second": players[2]},
+        _("%(first)s et %(second)s") % {"first": players[1], "second": players[3]},
+    ]
     plays = game.actions.filter(kind=GameAction.Kind.PLAY).order_by("seq")
     state = engine.new_partie(
         kings=game.kings,
@@ -29,7 +34,11 @@ def replay_game(game) -> dict:
         try:
             state = engine.apply(state, row.seat, row.payload)
         except engine.IllegalAction as exc:
-            error = f"Action n° {row.seq} ({players[row.seat]}) refusée au rejeu : {exc.reason}"
+            error = _("Action n° %(seq)s (%(player)s) refusée au rejeu : %(reason)s") % {
+                "seq": row.seq,
+                "player": players[row.seat],
+                "reason": exc.reason,
+            }
             break
         if row.payload.get("type") == "deal":
             hands.append(_hand_start(state))
@@ -50,16 +59,12 @@ def replay_game(game) -> dict:
 
 
 def action_text(action: dict) -> str:
-    """One decision in French, discarded cards named (staff see them)."""
-    kind = action.get("type")
-    if kind == "discard":
-        names = ", ".join(vocabulary.card_name(code) for code in action.get("cards", []))
-        return f"écarte {names}"
-    if kind == "bet":
-        return f"Mise {action.get('amount')}"
-    if kind == "raise":
-        return f"Relance à {action.get('to')}"
-    return vocabulary.ACTION_LABELS.get(kind or "", str(kind))
+    """One decision in French as the table words it, but discarded cards named (staff see
+    them)."""
+    if action["type"] == "discard":
+        names = ", ".join(vocabulary.card_name(code) for code in action["cards"])
+        return _("écarte %(cards)s") % {"cards": names}
+    return vocabulary.word_text(action)
 
 
 def _players(game) -> list[str]:
@@ -99,16 +104,12 @@ def _hand_view(number, hand, record, state, players, teams) -> dict:
 
 
 def _lance_view(rec: dict, players, teams) -> dict:
-    team, seat = rec.get("winner_team"), rec.get("winner_seat")
-    winner = ""
-    if team is not None:
-        winner = teams[team] + (f" ({players[seat]})" if seat is not None else "")
-    stake = rec.get("stake")
+    stake = rec["stake"]
     return {
         "name": vocabulary.lance_name(rec["lance"]),
         "outcome": vocabulary.outcome_name(rec["outcome"]),
-        "stake": "órdago" if stake == "ordago" else stake,
-        "winner": winner,
-        "deje": rec.get("deje") or 0,
-        "points": rec.get("points") or 0,
+        "stake": _("órdago") if stake == "ordago" else stake,
+        "winner": lance_winner(rec, players, teams) or "",
+        "deje": rec["deje"],
+        "points": rec["points"],
     }

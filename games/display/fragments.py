@@ -117,7 +117,9 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     None if the player is not (or no longer) in this game. With `min_version` (the version an
     event announced) the game may come from the sockets' shared cache (games.display.game_cache)."""
     game = game_cache.game_for_render(game_id, min_version=min_version)
-    seat = selectors.seat_number(game, user) if game is not None else None
+    if game is None:
+        return None
+    seat = selectors.seat_number(game, user)
     if seat is None:
         return None
     return table_regions(game, seat), game.version

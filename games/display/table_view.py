@@ -1,49 +1,30 @@
 """What one player sees at the table: engine observation -> view model -> template context.
 
-Pure functions, no database. The ONLY game input is ``observation`` (games.engine.observation
-for the viewer's seat); nothing here ever reads the engine state, so nothing hidden can leak.
+Pure functions, no database. The only game input is the viewer's ``Observation``
+(games.engine.observation), never the engine state, so nothing hidden can leak. Each region of
+``games/table.html`` (:data:`REGIONS`, each name also the id of its root element) has one
+builder below, in the template's order; :func:`build_table` calls them all and
+:func:`table_context` adds what every form needs (``action_url``, ``salle_url``, ``ws_url``,
+``oob``, ``flash``).
 
-Wiring (views and consumers)
-============================
-Build the context with :func:`table_context` and render ``games/table.html`` (the whole page),
-one region (``render(request, "games/table.html#decision-panel", ctx)``) or every region at
-once for an out-of-band push / the POST response with :func:`render_regions`.
+Forms post ``type``, ``version`` and, by type, ``amount`` (bet), ``to`` (raise) or ``cards``
+(discard, repeated), with ``hx-swap="none"``: the answer holds every region out of band
+(:func:`render_regions`), and static/js/table.js lets htmx swap the 409 and 422 answers too.
+A consumer rendering without a request may put ``csrf_token`` in the context itself.
 
-``table_context(observation, players, viewer_seat, *, action_url, salle_url, host_seat=None,
-ws_url=None, oob=False, flash=None, presence=None, team_names=None)`` returns::
-
-    {
-      "table_view": build_table(...)   # the view model below
-      "action_url": str,   # POST target of every decision form (hx-post and plain action=)
-      "salle_url": str,    # link back to the salle (partie over, header)
-      "ws_url": str|None,  # when set, the page opens hx-ext="ws" ws-connect="{{ ws_url }}"
-      "oob": bool,         # True: every region root carries hx-swap-oob="true"
-      "flash": str|None,   # French message for the actor (role=alert), e.g. STALE_VERSION
-    }
-
-``csrf_token``: rendered with ``{% csrf_token %}`` in every form. With a request (views) it comes
-from the request; a consumer rendering without a request may put ``csrf_token`` in the context
-itself (htmx posts also send the token through ``hx-headers`` on <body>, see base.html).
-
-Partials of ``games/table.html`` (each name is also the id of its root element):
-``flash``, ``scoreboard``, ``table-seats``, ``lance-status``, ``my-hand``, ``decision-panel``,
-``hand-log``, ``score-screen`` -- listed in :data:`REGIONS`; the partial ``regions`` renders
-them all, in that order, in one template render (:func:`render_regions`).
-
-Forms post ``type`` (mus, cut, discard, pass, bet, ordago, hold, refuse, raise, deal), ``version``
-(observation["version"]) and, by type, ``amount`` (bet), ``to`` (raise), ``cards`` (discard,
-repeated). The forms use ``hx-swap="none"``: the response is expected to hold the regions with
-``hx-swap-oob="true"`` (:func:`render_regions`). static/js/table.js lets htmx swap 409 and 422
-responses, so a stale-version or illegal-action answer can carry the fresh regions and a flash.
-
-``players``: 4 display names indexed by seat. ``presence``: optional ``{seat: seconds_left}``
-for the seats whose player is away: the seat shows « <pseudo> s'est déconnecté — place gardée
-0:42 », and static/js/live.js ticks the clock down from ``data-seconds``.
+``presence``: ``{seat: seconds_left}`` of the away seats; static/js/live.js ticks the clock.
 """
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from games.display import vocabulary
+from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
+from games.engine.types import Declarations, LanceRecord, PublicEnvite
 
 REGIONS: tuple[str, ...] = (
     "flash",
@@ -57,123 +38,141 @@ REGIONS: tuple[str, ...] = (
 )
 
 POSITIONS: tuple[str, ...] = ("bottom", "right", "top", "left")
-RELATIONS: dict[str, str] = {
-    "bottom": "Vous",
-    "right": "Adversaire",
-    "top": "Partenaire",
-    "left": "Adversaire",
-}
-TARGET = 40
 QUICK_BETS: tuple[int, ...] = (2, 5, 10)
+
+#: A view model: plain dicts for the templates.
+View = dict[str, Any]
+
+
+def relation(position: str) -> str:
+    """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
+    if position == "bottom":
+        return _("Vous")
+    return _("Partenaire") if position == "top" else _("Adversaire")
 
 
 # ---------------------------------------------------------------- small helpers
 
 
 #: With eight kings, threes are kings and twos are aces ("Quatre ou huit rois" in the rules).
-EIGHT_KINGS_COUNTS_AS: dict[int, str] = {3: "roi", 2: "as"}
+EIGHT_KINGS_COUNTS_AS: dict[int, str] = {3: gettext_lazy("roi"), 2: gettext_lazy("as")}
 
 
-def card_view(code: str, kings: int | None = 4) -> dict:
+def card_view(code: str, kings: Kings = 4) -> View:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
     rank = vocabulary.card_rank(code)
-    counts_as = EIGHT_KINGS_COUNTS_AS.get(rank, "") if kings == 8 else ""
+    counts_as = str(EIGHT_KINGS_COUNTS_AS.get(rank, "")) if kings == 8 else ""
     name = vocabulary.card_name(code)
+    if counts_as:
+        name = _("%(card)s (compte comme un %(rank)s)") % {"card": name, "rank": counts_as}
+    suit = vocabulary.card_suit(code)
     return {
         "code": code,
-        "name": f"{name} (compte comme un {counts_as})" if counts_as else name,
+        "name": name,
         "counts_as": counts_as,
         "glyph": vocabulary.card_glyph(code),
-        "letter": vocabulary.RANK_LETTERS.get(rank, ""),
-        "suit": vocabulary.SUIT_SLUGS[vocabulary.card_suit(code)],
-        "suit_name": vocabulary.SUIT_NAMES[vocabulary.card_suit(code)],
+        "letter": str(vocabulary.RANK_LETTERS.get(rank, "")),
+        "suit": vocabulary.SUIT_SLUGS[suit],
+        "suit_name": str(vocabulary.SUIT_NAMES[suit]),
     }
-
-
-def position_of(seat: int, viewer: int) -> str:
-    """Where ``seat`` sits on the viewer's screen (speaking order is counter-clockwise)."""
-    return POSITIONS[(seat - viewer) % 4]
-
-
-def team_of(seat: int) -> int:
-    return seat % 2
 
 
 def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list[str]:
     if team_names:
         return list(team_names)
     if viewer is None:
-        return ["Équipe 1", "Équipe 2"]
-    mine = team_of(viewer)
-    out = ["", ""]
-    out[mine], out[1 - mine] = "Nous", "Eux"
-    return out
+        return [_("Équipe 1"), _("Équipe 2")]
+    labels = ["", ""]
+    labels[team_of(viewer)], labels[1 - team_of(viewer)] = _("Nous"), _("Eux")
+    return labels
 
 
 def join_names(names: list[str]) -> str:
-    if not names:
-        return ""
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " et " + names[-1]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s et %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
-def _legal_by_type(legal: list[dict]) -> dict[str, dict]:
-    return {item["type"]: item for item in legal}
-
-
-def _bounds(item: dict | None) -> dict | None:
-    if item is None:
+def lance_winner(record: LanceRecord, players: list[str], teams: list[str]) -> str | None:
+    """Who took a lance: the team, and its player when one hand decided it ("Nous (Ane)")."""
+    team, seat = record["winner_team"], record["winner_seat"]
+    if team is None:
         return None
-    low, high = int(item.get("min", 2)), int(item.get("max", TARGET))
-    return {"min": low, "max": high, "quick": [q for q in QUICK_BETS if low <= q <= high]}
+    return teams[team] + (f" ({players[seat]})" if seat is not None else "")
 
 
-def _viewer(observation: dict, viewer_seat: int | None) -> int:
-    if viewer_seat is not None:
-        return viewer_seat
-    seat = observation.get("seat")
-    return seat if seat is not None else 0
+def declared(declarations: Declarations) -> list[tuple[Lance, list[bool]]]:
+    """The lances whose declarations were made, with who has Paires / Jeu."""
+    made: list[tuple[Lance, list[bool] | None]] = [
+        ("paires", declarations["paires"]),
+        ("jeu", declarations["jeu"]),
+    ]
+    return [(lance, values) for lance, values in made if values is not None]
 
 
-# ---------------------------------------------------------------- regions
+def clock(seconds: int) -> str:
+    """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def build_seats(observation: dict, players: list[str], viewer: int, presence: dict) -> list[dict]:
-    """The four seats in screen order: me (bottom), right, partner (top), left."""
-    to_act = set(observation.get("to_act") or [])
-    rounds = observation.get("discard_rounds") or []
-    ready = observation.get("discard_ready") or [False] * 4
-    words = observation.get("words") or []
-    declarations = observation.get("declarations") or {}
-    in_discard = observation.get("phase") == "discard"
+# ---------------------------------------------------------------- regions, in template order
+
+
+def build_scoreboard(
+    observation: Observation, players: list[str], viewer: int, teams: list[str]
+) -> list[View]:
+    """Region ``scoreboard``: the viewer's team first."""
+    mine = team_of(viewer)
+    return [
+        {
+            "team": team,
+            "label": teams[team],
+            "names": join_names([players[team], players[team + 2]]),
+            "score": observation["scores"][team],
+            "target": TARGET,
+            "percent": min(100, observation["scores"][team] * 100 // TARGET),
+            "mine": team == mine,
+        }
+        for team in (mine, 1 - mine)
+    ]
+
+
+def build_seats(
+    observation: Observation, players: list[str], viewer: int, presence: dict[int, int]
+) -> list[View]:
+    """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
+    (top), left."""
+    to_act = set(observation["to_act"])
+    ready = observation["discard_ready"]
+    words = observation["words"]
+    declarations = observation["declarations"]
+    in_discard = observation["phase"] == "discard"
     seats = []
     for offset in range(4):
         seat = (viewer + offset) % 4
-        last = next((w for w in reversed(words) if w.get("seat") == seat), None)
-        changed = [int(r[seat]) for r in rounds]
-        decl = []
-        for lance in ("paires", "jeu"):
-            values = declarations.get(lance)
-            if values is not None:
-                has = bool(values[seat])
-                decl.append({"lance": vocabulary.lance_name(lance), "has": has})
-        away = presence.get(seat, presence.get(str(seat)))
+        last = next((w for w in reversed(words) if w["seat"] == seat), None)
+        changed = [r[seat] for r in observation["discard_rounds"]]
+        decl = [
+            {"lance": vocabulary.lance_name(lance), "has": values[seat]}
+            for lance, values in declared(declarations)
+        ]
+        away = presence.get(seat)
         seats.append(
             {
                 "seat": seat,
                 "name": players[seat],
                 "position": POSITIONS[offset],
-                "relation": RELATIONS[POSITIONS[offset]],
+                "relation": relation(POSITIONS[offset]),
                 "is_me": offset == 0,
                 "team": team_of(seat),
-                "is_mano": observation.get("mano") == seat,
-                "is_first_speaker": observation.get("mano") is None
-                and observation.get("first_speaker") == seat,
-                "is_turn": seat in to_act and observation.get("status") == "playing",
-                "discard_ready": bool(ready[seat]) if in_discard else None,
+                "is_mano": observation["mano"] == seat,
+                "is_first_speaker": observation["mano"] is None
+                and observation["first_speaker"] == seat,
+                "is_turn": seat in to_act and observation["status"] == "playing",
+                "discard_ready": ready[seat] if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
                 "last_word": vocabulary.word_text(last) if last else "",
@@ -187,80 +186,66 @@ def build_seats(observation: dict, players: list[str], viewer: int, presence: di
     return seats
 
 
-def clock(seconds: int) -> str:
-    """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def build_turn(observation: dict, players: list[str], viewer: int, host_name: str | None) -> dict:
-    """Whose turn it is, in words (``host_name`` None: the viewer is the host)."""
-    status = observation.get("status")
+def build_turn(
+    observation: Observation, players: list[str], viewer: int, host_name: str | None
+) -> View:
+    """Whose turn it is, in words, for the seats' centre and the panel (``host_name`` None:
+    the viewer is the host)."""
+    status = observation["status"]
     if status == "finished":
-        return {"mine": False, "text": "Partie terminée."}
+        return {"mine": False, "text": _("Partie terminée.")}
     if status == "hand_over":
         if host_name is None:
-            return {"mine": False, "text": "Fin de la main : à vous de distribuer la suivante."}
-        return {"mine": False, "text": f"Fin de la main : {host_name} distribue la suivante."}
-    legal = [a for a in observation.get("legal") or [] if a["type"] != "deal"]
-    to_act = list(observation.get("to_act") or [])
-    if observation.get("phase") == "discard":
-        ready = observation.get("discard_ready") or [False] * 4
-        to_act = [s for s in to_act if not ready[s]]
-    if legal:
-        return {"mine": True, "text": "À vous de parler."}
+            return {"mine": False, "text": _("Fin de la main : à vous de distribuer la suivante.")}
+        text = _("Fin de la main : %(name)s distribue la suivante.") % {"name": host_name}
+        return {"mine": False, "text": text}
+    if any(a["type"] != "deal" for a in observation["legal"]):
+        return {"mine": True, "text": _("À vous de parler.")}
+    to_act = observation["to_act"]
+    if observation["phase"] == "discard":
+        to_act = [s for s in to_act if not observation["discard_ready"][s]]
     others = [players[s] for s in to_act if s != viewer]
     if not others:
-        return {"mine": False, "text": "En attente…"}
-    return {"mine": False, "text": f"En attente de {join_names(others)}…"}
+        return {"mine": False, "text": _("En attente…")}
+    return {"mine": False, "text": _("En attente de %(names)s…") % {"names": join_names(others)}}
 
 
-def build_scoreboard(observation: dict, players: list[str], viewer: int, teams: list[str]):
-    scores = observation.get("scores") or [0, 0]
-    mine = team_of(viewer)
-    out = []
-    for team in (mine, 1 - mine):
-        score = int(scores[team])
-        out.append(
-            {
-                "team": team,
-                "label": teams[team],
-                "names": join_names([players[team], players[team + 2]]),
-                "score": score,
-                "target": TARGET,
-                "percent": min(100, score * 100 // TARGET),
-                "mine": team == mine,
-            }
-        )
-    return out
-
-
-def describe_envite(betting: dict | None, players: list[str], teams: list[str]) -> dict | None:
+def describe_envite(
+    betting: PublicEnvite | None, players: list[str], teams: list[str]
+) -> View | None:
     """The open envite of the current lance, in words."""
-    if not betting:
+    if betting is None:
         return None
-    stake = betting.get("stake")
-    bettor, answering = betting.get("bettor_team"), betting.get("answering_team")
+    stake = betting["stake"]
+    bettor, answering = betting["bettor_team"], betting["answering_team"]
     if stake is None:
-        text = "Personne n'a encore misé."
+        text = _("Personne n'a encore misé.")
     elif stake == "ordago":
-        text = f"Órdago de {teams[bettor]} !" if bettor is not None else "Órdago !"
+        text = (
+            _("Órdago de %(team)s !") % {"team": teams[bettor]}
+            if bettor is not None
+            else _("Órdago !")
+        )
     else:
-        who = f" ({teams[bettor]})" if bettor is not None else ""
-        text = f"Mise en jeu : {vocabulary.points(int(stake))}{who}."
-    held = int(betting.get("held") or 0)
-    votes = []
-    for seat_key, vote in sorted((betting.get("votes") or {}).items()):
-        word = dict(vote, seat=int(seat_key))
-        votes.append(vocabulary.word_sentence(word, players[int(seat_key)]))
-    eligible = [int(s) for s in betting.get("eligible") or []]
+        text = _("Mise en jeu : %(points)s%(team)s.") % {
+            "points": vocabulary.points(stake),
+            "team": f" ({teams[bettor]})" if bettor is not None else "",
+        }
+    held = betting["held"]
+    votes = [
+        vocabulary.word_sentence({"seat": int(seat_key), **vote}, players[int(seat_key)])
+        for seat_key, vote in sorted(betting["votes"].items())
+    ]
+    eligible = betting["eligible"]
     return {
         "text": text,
         "stake": stake,
         "held": held,
-        "held_text": f"Déjà tenu : {vocabulary.points(held)}." if held else "",
+        "held_text": _("Déjà tenu : %(points)s.") % {"points": vocabulary.points(held)}
+        if held
+        else "",
         "answering": (
-            f"Réponse attendue de {teams[answering]}."
+            _("Réponse attendue de %(team)s.") % {"team": teams[answering]}
             if answering is not None and stake is not None
             else ""
         ),
@@ -269,153 +254,207 @@ def describe_envite(betting: dict | None, players: list[str], teams: list[str]) 
     }
 
 
-def build_lance_status(observation: dict, players: list[str], teams: list[str]) -> dict:
-    declarations = []
-    for lance in ("paires", "jeu"):
-        values = (observation.get("declarations") or {}).get(lance)
-        if values is None:
-            continue
-        declarations.append(
-            {
-                "lance": vocabulary.lance_name(lance),
-                "items": [
-                    {
-                        "name": players[s],
-                        "has": bool(values[s]),
-                        "text": "oui" if values[s] else "non",
-                    }
-                    for s in range(4)
-                ],
-            }
-        )
-    phase = observation.get("phase")
-    lance = observation.get("lance")
-    title = vocabulary.lance_name(lance) if lance else vocabulary.PHASE_NAMES.get(phase or "", "")
+def build_lance_status(observation: Observation, players: list[str], teams: list[str]) -> View:
+    """Region ``lance-status``: the lance (or phase) under way, its envite, the declarations."""
+    declarations = [
+        {
+            "lance": vocabulary.lance_name(lance),
+            "items": [
+                {"name": players[s], "has": values[s], "text": _("oui") if values[s] else _("non")}
+                for s in range(4)
+            ],
+        }
+        for lance, values in declared(observation["declarations"])
+    ]
+    phase, lance = observation["phase"], observation["lance"]
     return {
-        "title": title,
+        "title": vocabulary.lance_name(lance) if lance else str(vocabulary.PHASE_NAMES[phase]),
         "lance": lance,
         "phase": phase,
-        "hand_number": observation.get("hand_number"),
-        "kings": observation.get("kings"),
-        "pioche_size": observation.get("pioche_size"),
-        "discard_round_count": len(observation.get("discard_rounds") or []),
+        "hand_number": observation["hand_number"],
+        "kings": observation["kings"],
+        "pioche_size": observation["pioche_size"],
+        "discard_round_count": len(observation["discard_rounds"]),
         "declarations": declarations,
-        "envite": describe_envite(observation.get("betting"), players, teams),
+        "envite": describe_envite(observation["betting"], players, teams),
     }
 
 
-def lance_result_text(record: dict, players: list[str], teams: list[str]) -> str:
-    outcome = record.get("outcome")
-    text = f"{vocabulary.lance_name(record.get('lance'))} : {vocabulary.outcome_name(outcome)}"
-    team = record.get("winner_team")
-    if team is not None:
-        seat = record.get("winner_seat")
-        who = teams[team] + (f" ({players[seat]})" if seat is not None else "")
-        text += f", pour {who}"
-    if record.get("deje"):
-        text += f", deje {vocabulary.points(int(record['deje']))}"
+def _button(kind: ActionType, css: str = "", **form: Any) -> View:
+    """One form of the decision-button partial: posts ``type`` (and ``hidden`` / ``number``
+    fields); ``label`` defaults to the action's."""
+    form.setdefault("label", vocabulary.action_label(kind))
+    return {"type": kind, "button_class": f"tbtn {css}".strip(), **form}
+
+
+def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
+    """A bet: one button per quick amount in the engine's range, then the free amount; a raise:
+    the free amount only."""
+    low, high = legal["min"], legal["max"]
+    if kind == "bet":
+        field, field_id, label = "amount", "bet-amount", _("Points (%(min)s à %(max)s)")
+        quick = [
+            _button(
+                "bet",
+                "tbtn--quick",
+                label=_("Mise %(amount)s") % {"amount": q},
+                form_class="form-quick",
+                hidden={"name": "amount", "value": q},
+            )
+            for q in QUICK_BETS
+            if low <= q <= high
+        ]
+    else:
+        field, field_id, label = "to", "raise-to", _("Relancer à (%(min)s à %(max)s)")
+        quick = []
+    number = {
+        "id": field_id,
+        "name": field,
+        "label": label % {"min": low, "max": high},
+        "min": low,
+        "max": high,
+    }
+    return [*quick, _button(kind, form_class="form-amount", number=number)]
+
+
+def decision_buttons(legal: list[LegalAction]) -> list[View]:
+    """Every form of the panel, in the panel's order, built only from the engine's ``legal``."""
+    by_type = {item["type"]: item for item in legal}
+    buttons: list[View] = []
+    order: tuple[tuple[ActionType, str], ...] = (
+        ("mus", "tbtn--primary"),
+        ("cut", ""),
+        ("discard", "tbtn--primary"),
+        ("pass", ""),
+        ("hold", "tbtn--primary"),
+        ("refuse", ""),
+        ("bet", ""),
+        ("raise", ""),
+        ("ordago", "tbtn--ordago"),
+    )
+    for kind, css in order:
+        item = by_type.get(kind)
+        if item is None:
+            continue
+        if kind in ("bet", "raise"):
+            buttons += _amount_buttons(kind, item)
+        elif kind == "discard":
+            hint = _("Cochez de %(min)s à %(max)s cartes dans votre main.")
+            buttons.append(
+                _button(
+                    kind,
+                    css,
+                    form_id="discard-form",
+                    range={"min": item["min"], "max": item["max"]},
+                    hint=hint % {"min": item["min"], "max": item["max"]},
+                )
+            )
+        else:
+            buttons.append(_button(kind, css))
+    return buttons
+
+
+def build_panel(
+    observation: Observation, players: list[str], viewer: int, turn: View, host_seat: int | None
+) -> View:
+    """Region ``decision-panel``: a prompt and the forms, only from observation["legal"]."""
+    legal = observation["legal"]
+    types = {item["type"] for item in legal}
+    prompt = ""
+    if types & {"mus", "cut"}:
+        prompt = _("Mus ou couper ?")
+    elif "discard" in types:
+        d = next(item for item in legal if item["type"] == "discard")
+        prompt = _("Choisissez de %(min)s à %(max)s cartes à écarter.") % {
+            "min": d["min"],
+            "max": d["max"],
+        }
+    elif types & {"hold", "refuse"}:
+        stake = observation["betting"]["stake"] if observation["betting"] else None
+        amount = _("un órdago") if stake == "ordago" else vocabulary.points(stake or 0)
+        prompt = _("On vous mise %(amount)s au %(lance)s.") % {
+            "amount": amount,
+            "lance": vocabulary.lance_name(observation["lance"]),
+        }
+    elif types & {"pass", "bet"}:
+        prompt = _("%(lance)s : à vous.") % {"lance": vocabulary.lance_name(observation["lance"])}
+    discard_status = []
+    if observation["phase"] == "discard":
+        ready = observation["discard_ready"]
+        discard_status = [
+            {"name": players[(viewer + i) % 4], "ready": ready[(viewer + i) % 4]} for i in range(4)
+        ]
+    return {
+        "version": observation["version"],
+        "types": sorted(types),
+        "active": bool(types - {"deal"}),
+        "buttons": decision_buttons([item for item in legal if item["type"] != "deal"]),
+        "deal": "deal" in types and host_seat in (None, viewer),
+        "waiting": "" if turn["mine"] else turn["text"],
+        "prompt": prompt,
+        "discard_status": discard_status,
+    }
+
+
+def lance_result_text(record: LanceRecord, players: list[str], teams: list[str]) -> str:
+    """A decided lance as the last line of its log section: "Grand : tenue, pour Nous (Ane)."."""
+    text = (
+        f"{vocabulary.lance_name(record['lance'])} : {vocabulary.outcome_name(record['outcome'])}"
+    )
+    winner = lance_winner(record, players, teams)
+    if winner is not None:
+        text += _(", pour %(winner)s") % {"winner": winner}
+    if record["deje"]:
+        text += _(", deje %(points)s") % {"points": vocabulary.points(record["deje"])}
     return text + "."
 
 
-def build_log(observation: dict, players: list[str], teams: list[str]) -> list[dict]:
-    """The hand so far, in French, in sections: Mus, then one per lance reached."""
-    sections: list[dict] = []
+def build_log(observation: Observation, players: list[str], teams: list[str]) -> list[View]:
+    """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached."""
+    sections: list[View] = []
 
-    def section(key: str | None) -> dict:
-        key = key or "mus"
+    def section(key: Lance | Literal["mus"]) -> View:
         if not sections or sections[-1]["key"] != key:
-            title = "Mus" if key == "mus" else vocabulary.lance_name(key)
+            title = _("Mus") if key == "mus" else vocabulary.lance_name(key)
             sections.append({"key": key, "title": title, "lines": []})
         return sections[-1]
 
-    for word in observation.get("words") or []:
-        name = players[word["seat"]] if word.get("seat") is not None else "?"
-        lance = word.get("lance") if word.get("type") not in ("mus", "cut", "discard") else None
-        section(lance)["lines"].append(vocabulary.word_sentence(word, name))
-    for record in observation.get("lances") or []:
-        key = record.get("lance")
-        target = next((s for s in sections if s["key"] == key), None)
+    for word in observation["words"]:
+        lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
+        section(lance or "mus")["lines"].append(
+            vocabulary.word_sentence(word, players[word["seat"]])
+        )
+    for record in observation["lances"]:
+        target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
-            target = section(key)
+            target = section(record["lance"])
         target["lines"].append(lance_result_text(record, players, teams))
     return sections
 
 
-def build_panel(
-    observation: dict, players: list[str], viewer: int, turn: dict, host_seat: int | None
-) -> dict:
-    """The decision panel, built ONLY from observation["legal"]."""
-    legal = _legal_by_type(observation.get("legal") or [])
-    discard = legal.get("discard")
-    betting = observation.get("betting") or {}
-    stake = betting.get("stake")
-    phase = observation.get("phase")
-    panel = {
-        "version": observation.get("version"),
-        "types": sorted(legal),
-        "active": bool(set(legal) - {"deal"}),
-        "mus": "mus" in legal,
-        "cut": "cut" in legal,
-        "discard": (
-            {"min": int(discard.get("min", 1)), "max": int(discard.get("max", 4))}
-            if discard
-            else None
-        ),
-        "pass": "pass" in legal,
-        "bet": _bounds(legal.get("bet")),
-        "ordago": "ordago" in legal,
-        "hold": "hold" in legal,
-        "refuse": "refuse" in legal,
-        "raise": _bounds(legal.get("raise")),
-        "deal": "deal" in legal and host_seat in (None, viewer),
-        "waiting": "" if turn["mine"] else turn["text"],
-        "prompt": "",
-        "discard_status": [],
-    }
-    if panel["mus"] or panel["cut"]:
-        panel["prompt"] = "Mus ou couper ?"
-    elif panel["discard"]:
-        d = panel["discard"]
-        panel["prompt"] = f"Choisissez de {d['min']} à {d['max']} cartes à écarter."
-    elif panel["hold"] or panel["refuse"]:
-        amount = "un órdago" if stake == "ordago" else vocabulary.points(int(stake or 0))
-        lance = vocabulary.lance_name(observation.get("lance"))
-        panel["prompt"] = f"On vous mise {amount} au {lance}."
-    elif panel["pass"] or panel["bet"]:
-        panel["prompt"] = f"{vocabulary.lance_name(observation.get('lance'))} : à vous."
-    if phase == "discard":
-        ready = observation.get("discard_ready") or [False] * 4
-        panel["discard_status"] = [
-            {"name": players[(viewer + i) % 4], "ready": bool(ready[(viewer + i) % 4])}
-            for i in range(4)
-        ]
-    return panel
-
-
-def _hand_points(observation: dict) -> list[int] | None:
-    hands = observation.get("hands") or []
+def _hand_points(observation: Observation) -> list[int] | None:
+    """What each team won in the hand just closed (the last of ``hands``)."""
+    hands = observation["hands"]
     if not hands:
         return None
-    after = hands[-1].get("scores_after")
-    if after is None:
-        return None
-    before = hands[-2].get("scores_after", [0, 0]) if len(hands) > 1 else [0, 0]
-    return [int(after[0]) - int(before[0]), int(after[1]) - int(before[1])]
+    after = hands[-1]["scores_after"]
+    before = hands[-2]["scores_after"] if len(hands) > 1 else [0, 0]
+    return [after[0] - before[0], after[1] - before[1]]
 
 
 def build_score_screen(
-    observation: dict,
+    observation: Observation,
     players: list[str],
     viewer: int,
     teams: list[str],
     host_seat: int | None,
-    scoreboard: list[dict],
-) -> dict | None:
-    """The score screen at hand_over / finished: four hands, each lance, the totals."""
-    if observation.get("status") not in ("hand_over", "finished"):
+    scoreboard: list[View],
+) -> View | None:
+    """Region ``score-screen`` at hand_over / finished: four hands, each lance, the totals."""
+    if observation["status"] not in ("hand_over", "finished"):
         return None
-    shown = observation.get("hands_shown")
-    kings = observation.get("kings")
+    shown = observation["hands_shown"]
+    kings = observation["kings"]
     hands = []
     for offset in range(4):
         seat = (viewer + offset) % 4
@@ -424,40 +463,32 @@ def build_score_screen(
             {
                 "seat": seat,
                 "name": players[seat],
-                "relation": RELATIONS[POSITIONS[offset]],
+                "relation": relation(POSITIONS[offset]),
                 "team_label": teams[team_of(seat)],
-                "is_mano": observation.get("mano") == seat,
+                "is_mano": observation["mano"] == seat,
                 "cards": [card_view(c, kings) for c in cards] if cards else [],
             }
         )
-    records = observation.get("lances")
-    if not records and observation.get("hands"):
-        records = observation["hands"][-1].get("lances") or []
-    lances = []
-    for record in records or []:
-        team, seat = record.get("winner_team"), record.get("winner_seat")
-        stake = record.get("stake")
-        lances.append(
-            {
-                "name": vocabulary.lance_name(record.get("lance")),
-                "outcome": vocabulary.outcome_name(record.get("outcome")),
-                "winner": (
-                    teams[team] + (f" ({players[seat]})" if seat is not None else "")
-                    if team is not None
-                    else "—"
-                ),
-                "stake": "Órdago" if stake == "ordago" else (str(stake) if stake else "—"),
-                "deje": int(record.get("deje") or 0),
-                "points": int(record.get("points") or 0),
-            }
-        )
+    lances = [
+        {
+            "name": vocabulary.lance_name(record["lance"]),
+            "outcome": vocabulary.outcome_name(record["outcome"]),
+            "winner": lance_winner(record, players, teams) or "—",
+            "stake": _("Órdago")
+            if record["stake"] == "ordago"
+            else (str(record["stake"]) if record["stake"] else "—"),
+            "deje": record["deje"],
+            "points": record["points"],
+        }
+        for record in observation["lances"]
+    ]
     gained = _hand_points(observation)
     mine = team_of(viewer)
-    host_name = players[host_seat] if host_seat is not None else "L'hôte"
-    legal_deal = any(a["type"] == "deal" for a in observation.get("legal") or [])
+    host_name = players[host_seat] if host_seat is not None else _("L'hôte")
+    legal_deal = any(a["type"] == "deal" for a in observation["legal"])
     is_host = host_seat is None or host_seat == viewer
     return {
-        "hand_number": observation.get("hand_number"),
+        "hand_number": observation["hand_number"],
         "shown": bool(shown),
         "hands": hands,
         "lances": lances,
@@ -470,24 +501,33 @@ def build_score_screen(
             else None
         ),
         "totals": scoreboard,
-        "finished": observation.get("status") == "finished",
-        "can_deal": legal_deal and is_host and observation.get("status") == "hand_over",
-        "host_deals_text": f"{host_name} distribue la main suivante." if not is_host else "",
+        "finished": observation["status"] == "finished",
+        "can_deal": legal_deal and is_host and observation["status"] == "hand_over",
+        "deal_button": _button("deal", "tbtn--primary"),
+        "host_deals_text": (
+            _("%(name)s distribue la main suivante.") % {"name": host_name} if not is_host else ""
+        ),
     }
 
 
-def build_partie_over(observation: dict, viewer: int, teams: list[str], scoreboard):
-    if observation.get("status") != "finished" or observation.get("winner") is None:
+def build_partie_over(
+    observation: Observation, viewer: int, teams: list[str], scoreboard: list[View]
+) -> View | None:
+    """The banner of the score screen once the partie is won."""
+    winner = observation["winner"]
+    if observation["status"] != "finished" or winner is None:
         return None
-    winner = int(observation["winner"])
     we_won = team_of(viewer) == winner
-    scores = observation.get("scores") or [0, 0]
+    scores = observation["scores"]
     return {
         "winner": winner,
         "winner_label": teams[winner],
         "we_won": we_won,
-        "text": "Vous avez gagné la partie !" if we_won else f"{teams[winner]} gagnent la partie.",
-        "final": f"{scores[team_of(viewer)]} à {scores[1 - team_of(viewer)]}",
+        "text": _("Vous avez gagné la partie !")
+        if we_won
+        else _("%(team)s gagnent la partie.") % {"team": teams[winner]},
+        "final": _("%(ours)s à %(theirs)s")
+        % {"ours": scores[team_of(viewer)], "theirs": scores[1 - team_of(viewer)]},
         "totals": scoreboard,
     }
 
@@ -496,42 +536,39 @@ def build_partie_over(observation: dict, viewer: int, teams: list[str], scoreboa
 
 
 def build_table(
-    observation: dict,
+    observation: Observation,
     players: list[str],
     viewer_seat: int | None,
     *,
     host_seat: int | None = None,
-    presence: dict | None = None,
+    presence: dict[int, int] | None = None,
     team_names: list[str] | None = None,
-) -> dict:
-    """The whole view model of the table for one viewer (see the module docstring)."""
-    viewer = _viewer(observation, viewer_seat)
-    teams = team_labels(
-        viewer if viewer_seat is not None or observation.get("seat") is not None else None,
-        team_names,
-    )
+) -> View:
+    """The whole view model of the table for one viewer (the public view sits at seat 0)."""
+    seat = viewer_seat if viewer_seat is not None else observation["seat"]
+    viewer = seat if seat is not None else 0
+    teams = team_labels(seat, team_names)
     if host_seat is None:
-        host_name = "L'hôte"
+        host_name: str | None = _("L'hôte")
     else:
         host_name = None if host_seat == viewer else players[host_seat]
     seats = build_seats(observation, players, viewer, presence or {})
     turn = build_turn(observation, players, viewer, host_name)
     scoreboard = build_scoreboard(observation, players, viewer, teams)
-    my_cards = observation.get("my_cards") or []
-    legal_types = {a["type"] for a in observation.get("legal") or []}
+    kings = observation["kings"]
     return {
-        "version": observation.get("version"),
-        "status": observation.get("status"),
-        "phase": observation.get("phase"),
-        "kings_label": f"Mus · {observation.get('kings')} rois",
-        "hand_number": observation.get("hand_number"),
+        "version": observation["version"],
+        "status": observation["status"],
+        "phase": observation["phase"],
+        "kings_label": _("Mus · %(kings)s rois") % {"kings": kings},
+        "hand_number": observation["hand_number"],
         "viewer": viewer,
         "seats": seats,
         "by_position": {s["position"]: s for s in seats},
         "turn": turn,
         "scoreboard": scoreboard,
-        "my_cards": [card_view(c, observation.get("kings")) for c in my_cards],
-        "can_discard": "discard" in legal_types,
+        "my_cards": [card_view(c, kings) for c in observation["my_cards"] or []],
+        "can_discard": any(a["type"] == "discard" for a in observation["legal"]),
         "lance_status": build_lance_status(observation, players, teams),
         "log": build_log(observation, players, teams),
         "panel": build_panel(observation, players, viewer, turn, host_seat),
@@ -543,7 +580,7 @@ def build_table(
 
 
 def table_context(
-    observation: dict,
+    observation: Observation,
     players: list[str],
     viewer_seat: int | None,
     *,
@@ -553,9 +590,9 @@ def table_context(
     ws_url: str | None = None,
     oob: bool = False,
     flash: str | None = None,
-    presence: dict | None = None,
+    presence: dict[int, int] | None = None,
     team_names: list[str] | None = None,
-) -> dict:
+) -> View:
     """The template context of games/table.html and each of its partials."""
     return {
         "table_view": build_table(
@@ -574,10 +611,13 @@ def table_context(
     }
 
 
-def render_regions(context: dict, request=None) -> str:
+def render_regions(context: View, request: Any = None) -> str:
     """Every region of the table, each root with hx-swap-oob="true": one push / POST body, in
     ONE template render (the ``regions`` partial of games/table.html includes each of
     :data:`REGIONS` in turn), so the request's context processors and CSRF token run once."""
     from django.template.loader import render_to_string
 
-    return render_to_string("games/table.html#regions", dict(context, oob=True), request=request)
+    html: str = render_to_string(
+        "games/table.html#regions", dict(context, oob=True), request=request
+    )
+    return html

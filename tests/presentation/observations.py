@@ -1,8 +1,14 @@
-"""Hand-built observation dicts shaped exactly as /tmp/engine-contract.md says."""
+"""Hand-built observations of chosen moments of a hand, typed by the engine's contract
+(games.engine.Observation): mypy checks them in ``make test`` and test_observations_shape
+checks their keys, so they cannot drift from what the engine gives."""
 
 from __future__ import annotations
 
 import copy
+from typing import Any, cast
+
+from games.engine import Observation, Word
+from games.engine.types import LanceRecord
 
 PLAYERS = ["Ane", "Bixente", "Camille", "Dani"]
 
@@ -15,9 +21,9 @@ HANDS = {
 }
 
 
-def base(seat: int = 0, **changes) -> dict:
+def base(seat: int = 0, **changes: Any) -> Observation:
     """Hand 1, mus phase, seat 0 is the mano and speaks."""
-    obs = {
+    obs: Observation = {
         "seat": seat,
         "kings": 8,
         "version": 7,
@@ -42,11 +48,10 @@ def base(seat: int = 0, **changes) -> dict:
         "hands_shown": None,
         "hands": [],
     }
-    obs.update(copy.deepcopy(changes))
-    return obs
+    return cast(Observation, {**obs, **copy.deepcopy(changes)})
 
 
-def discard(seat: int = 0, ready=(False, True, False, False)) -> dict:
+def discard(seat: int = 0, ready: tuple[bool, ...] = (False, True, False, False)) -> Observation:
     legal = [] if ready[seat] else [{"type": "discard", "min": 1, "max": 4}]
     return base(
         seat,
@@ -54,11 +59,11 @@ def discard(seat: int = 0, ready=(False, True, False, False)) -> dict:
         to_act=[s for s in range(4) if not ready[s]],
         legal=legal,
         discard_ready=list(ready),
-        words=[{"seat": s, "type": "mus", "lance": None} for s in range(4)],
+        words=[{"seat": s, "type": "mus"} for s in range(4)],
     )
 
 
-def betting_open(seat: int = 0) -> dict:
+def betting_open(seat: int = 0) -> Observation:
     """Grand, after one discard round: seat 3 bet 5, team 0 answers (seat 0 and 2)."""
     legal = (
         [
@@ -70,13 +75,10 @@ def betting_open(seat: int = 0) -> dict:
         if seat in (0, 2)
         else []
     )
-    words = [{"seat": s, "type": "mus", "lance": None} for s in range(4)]
+    words: list[Word] = [{"seat": s, "type": "mus"} for s in range(4)]
+    words += [{"seat": s, "type": "discard", "count": n} for s, n in enumerate([2, 3, 1, 4])]
     words += [
-        {"seat": s, "type": "discard", "lance": None, "count": n}
-        for s, n in enumerate([2, 3, 1, 4])
-    ]
-    words += [
-        {"seat": 0, "type": "cut", "lance": None},
+        {"seat": 0, "type": "cut"},
         {"seat": 0, "type": "pass", "lance": "grand"},
         {"seat": 1, "type": "pass", "lance": "grand"},
         {"seat": 2, "type": "pass", "lance": "grand"},
@@ -102,7 +104,7 @@ def betting_open(seat: int = 0) -> dict:
     )
 
 
-def opening(seat: int = 1, bet_min: int = 2) -> dict:
+def opening(seat: int = 1, bet_min: int = 2) -> Observation:
     """Petit: seat 1 opens (pass / bet / órdago)."""
     legal = (
         [{"type": "pass"}, {"type": "bet", "min": bet_min, "max": 40}, {"type": "ordago"}]
@@ -124,7 +126,7 @@ def opening(seat: int = 1, bet_min: int = 2) -> dict:
             "votes": {},
         },
         words=[
-            {"seat": 0, "type": "cut", "lance": None},
+            {"seat": 0, "type": "cut"},
             {"seat": 0, "type": "pass", "lance": "grand"},
             {"seat": 1, "type": "bet", "lance": "grand", "amount": 2},
             {"seat": 2, "type": "refuse", "lance": "grand"},
@@ -145,7 +147,7 @@ def opening(seat: int = 1, bet_min: int = 2) -> dict:
     )
 
 
-LANCES_DONE = [
+LANCES_DONE: list[LanceRecord] = [
     {
         "lance": "grand",
         "outcome": "held",
@@ -185,7 +187,7 @@ LANCES_DONE = [
 ]
 
 
-def hand_over(seat: int = 0) -> dict:
+def hand_over(seat: int = 0) -> Observation:
     shown = {str(s): list(cards) for s, cards in HANDS.items()}
     return base(
         seat,
@@ -209,14 +211,16 @@ def hand_over(seat: int = 0) -> dict:
     )
 
 
-def finished(seat: int = 0, winner: int = 0) -> dict:
+def finished(seat: int = 0, winner: int = 0) -> Observation:
     obs = hand_over(seat)
     obs.update(
-        status="finished",
-        phase="finished",
-        winner=winner,
-        to_act=[],
-        legal=[],
-        scores=[40, 17] if winner == 0 else [20, 40],
+        {
+            "status": "finished",
+            "phase": "finished",
+            "winner": winner,
+            "to_act": [],
+            "legal": [],
+            "scores": [40, 17] if winner == 0 else [20, 40],
+        }
     )
     return obs

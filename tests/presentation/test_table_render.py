@@ -372,3 +372,20 @@ def test_turn_text_at_the_end_of_a_hand():
     assert build_table(O.hand_over(3), P, 3, host_seat=0)["turn"]["text"] == (
         "Fin de la main : Ane distribue la suivante."
     )
+
+
+@pytest.mark.parametrize(
+    "build", [O.base, O.discard, O.betting_open, O.opening, O.hand_over, O.finished]
+)
+def test_observations_shape(build):
+    """The hand-built observations have the contract's keys, no more and no fewer, down to
+    the words and lance records (mypy checks the value types)."""
+    from games.engine import Observation, Word
+    from games.engine.types import LanceRecord
+
+    obs = build()
+    assert set(obs) == set(Observation.__annotations__)
+    for word in obs["words"]:
+        assert {"seat", "type"} <= set(word) <= set(Word.__annotations__)
+    for record in obs["lances"]:
+        assert set(record) == set(LanceRecord.__annotations__)

@@ -61,13 +61,20 @@ def test_lances_and_outcomes():
     assert [vocabulary.outcome_name(o) for o in outcomes] == expected
 
 
-def test_every_engine_illegal_code_has_a_french_message():
+def test_one_french_message_per_code_the_engine_raises():
     from games.engine import ILLEGAL_CODES
 
-    missing = sorted(set(ILLEGAL_CODES) - set(vocabulary.ILLEGAL_MESSAGES))
-    assert missing == [], f"IllegalAction codes without a French message: {missing}"
+    assert set(vocabulary.ILLEGAL_MESSAGES) == ILLEGAL_CODES
     for code in ILLEGAL_CODES:
         assert vocabulary.illegal_message(code) != vocabulary.GENERIC_ILLEGAL
+
+
+def test_a_title_for_every_phase_of_the_contract():
+    from typing import get_args
+
+    from games.engine import Phase
+
+    assert set(vocabulary.PHASE_NAMES) == set(get_args(Phase))
 
 
 def test_unknown_code_gets_a_generic_french_message():
