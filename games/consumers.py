@@ -30,6 +30,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 
 from games import selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
@@ -46,10 +47,10 @@ TOO_BIG_CLOSE_CODE = 1009
 UNSUPPORTED_CLOSE_CODE = 1003
 # The pages send messages of about 60 characters; parsing is refused well before a long one.
 MAX_MESSAGE_CHARS = 1024
-REPLACED = (
+REPLACED = gettext_lazy(
     "Cette page a été ouverte ailleurs (un autre onglet ou appareil) : elle n’est plus à jour."
 )
-SESSION_ENDED = "Votre session a pris fin."
+SESSION_ENDED = gettext_lazy("Votre session a pris fin.")
 # A page asks for a salle render ({"type": "salle.page"}) once per Tables précédentes /
 # suivantes link; past this, per user, the page is noted but no render is forced.
 SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)

@@ -2,13 +2,14 @@
 (known type, integers where integers go); whether the action is legal is the engine's call."""
 
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from games.services.errors import Refused
 
-MESSAGE_MALFORMED = "Action incompréhensible : rechargez la page."
-MESSAGE_UNKNOWN = "Action inconnue."
-MESSAGE_AMOUNT = "Indiquez un nombre entier de points."
-MESSAGE_CARDS = "Choisissez de 1 à 4 cartes de votre main."
+MESSAGE_MALFORMED = _("Action incompréhensible : rechargez la page.")
+MESSAGE_UNKNOWN = _("Action inconnue.")
+MESSAGE_AMOUNT = _("Indiquez un nombre entier de points.")
+MESSAGE_CARDS = _("Choisissez de 1 à 4 cartes de votre main.")
 
 SIMPLE_TYPES = frozenset({"mus", "cut", "pass", "ordago", "hold", "refuse", "deal"})
 AMOUNT_FIELDS = {"bet": "amount", "raise": "to"}

@@ -87,7 +87,11 @@ class Seat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.user} à la place {self.number} de la table {self.table_id}"
+        return _("%(user)s à la place %(number)s de la table %(table)s") % {
+            "user": self.user,
+            "number": self.number,
+            "table": self.table_id,
+        }
 
     @property
     def team(self) -> int:
@@ -194,7 +198,11 @@ class GameSeat(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.user} à la place {self.number} de la partie {self.game_id}"
+        return _("%(user)s à la place %(number)s de la partie %(game)s") % {
+            "user": self.user,
+            "number": self.number,
+            "game": self.game_id,
+        }
 
     @property
     def team(self) -> int:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import SEAT_COUNT, Game, GameSeat, Seat, Table
 
@@ -17,7 +18,7 @@ class SeatView:
 
     @property
     def team_label(self) -> str:
-        return f"Équipe {self.team + 1}"
+        return gettext("Équipe %(number)s") % {"number": self.team + 1}
 
 
 def seat_views(table: Table) -> list[SeatView]:

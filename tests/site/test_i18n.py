@@ -105,3 +105,139 @@ def test_the_checker_finds_unmarked_text_and_accepts_marked_text():
 )
 def test_every_user_facing_string_of_a_template_is_marked(path):
     assert unmarked_template_strings(path.read_text(encoding="utf-8")) == []
+
+
+# ---------------------------------------------------------------- Python
+
+import ast  # noqa: E402
+
+PYTHON_PACKAGES = ("accounts", "games", "moderation", "musweb")
+# Calls that mark a string for translation, and calls whose strings are for the logs only.
+MARKING_CALLS = {
+    "_",
+    "gettext",
+    "gettext_lazy",
+    "gettext_noop",
+    "ngettext",
+    "ngettext_lazy",
+    "pgettext",
+    "pgettext_lazy",
+    "npgettext",
+    "npgettext_lazy",
+}
+LOGGING_CALLS = {"debug", "info", "warning", "error", "exception", "critical"}
+ACCENTED = re.compile(r"[àâçéèêëîïôûùüÿœÀÂÇÉÈÊËÎÏÔÛÙÜŒ]")
+FRENCH_WORDS = frozenset(
+    {
+        "le",
+        "la",
+        "les",
+        "un",
+        "une",
+        "des",
+        "du",
+        "de",
+        "et",
+        "est",
+        "vous",
+        "votre",
+        "vos",
+        "nous",
+        "pas",
+        "pour",
+        "avec",
+        "sur",
+        "dans",
+        "qui",
+        "que",
+        "au",
+        "aux",
+        "ce",
+        "cette",
+        "ces",
+        "sont",
+        "plus",
+    }  # fmt: skip
+)
+# (path, literal) pairs that look French but no user reads as such.
+PYTHON_ALLOWED = {
+    ("games/display/vocabulary.py", "aeéiou"),  # the vowels before which "de" elides
+}
+
+
+def _looks_french(text: str) -> bool:
+    words = [word.lower() for word in WORD.findall(text)]
+    return bool(ACCENTED.search(text)) or len([w for w in words if w in FRENCH_WORDS]) >= 2
+
+
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    return func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def unmarked_python_strings(source: str) -> list[str]:
+    """The string literals of a module that look French and that no gettext call marks;
+    docstrings, other bare strings (comments) and log calls' arguments are skipped."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skipped.add(id(node.value))
+        elif isinstance(node, ast.Call) and (
+            _call_name(node) in MARKING_CALLS
+            or (isinstance(node.func, ast.Attribute) and _call_name(node) in LOGGING_CALLS)
+        ):
+            skipped.update(id(sub) for sub in ast.walk(node))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and _looks_french(node.value)
+    ]
+
+
+def test_the_python_checker_finds_unmarked_french_and_accepts_marked_text():
+    source = '''"""Un docstring de module."""
+import logging
+from django.utils.translation import gettext as _
+A = _("La partie est terminée.")
+B = "Vous n'êtes pas assis."
+C = f"{name} écarte {n} cartes"
+D = "only the engine finishes a partie"
+logging.getLogger(__name__).warning("échec de la connexion")
+def f():
+    """Pas pour les joueurs."""
+    return ngettext("%(n)s carte", "%(n)s cartes", 2), "de la table et"
+'''
+    assert unmarked_python_strings(source) == [
+        "Vous n'êtes pas assis.",
+        " écarte ",
+        "de la table et",
+    ]
+
+
+def _python_modules() -> list[Path]:
+    base = Path(settings.BASE_DIR)
+    return sorted(
+        path
+        for package in PYTHON_PACKAGES
+        for path in (base / package).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+@pytest.mark.parametrize(
+    "path", _python_modules(), ids=lambda path: str(path.relative_to(settings.BASE_DIR))
+)
+def test_every_user_facing_french_string_of_python_is_marked(path):
+    relative = str(path.relative_to(settings.BASE_DIR))
+    found = [
+        text
+        for text in unmarked_python_strings(path.read_text(encoding="utf-8"))
+        if (relative, text) not in PYTHON_ALLOWED
+    ]
+    assert found == []
