@@ -3,7 +3,8 @@
 The cast: four players, `ane`, `bixente`, `camille` and `dani`, all with the password
 `PASSWORD`. `login(user)` gives a Django test client logged in as that user;
 `open_table` is a 4-rois table hosted by ane (seat 0); `full_table` is an open table with the
-four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started yet.
+four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started yet;
+`started_game` is its partie, started with ane mano.
 """
 
 import functools
@@ -228,3 +229,12 @@ def full_table(cast, open_table):
         salle.seat_take(user=user, table_id=open_table.pk, number=number)
     open_table.refresh_from_db()
     return open_table
+
+
+@pytest.fixture
+def started_game(full_table):
+    """The cast's partie, started by ane with seat 0 (ane) mano, so that a test knows who
+    speaks first; the deal stays random."""
+    from tests.games.helpers import start_game
+
+    return start_game(full_table, first_mano=0)

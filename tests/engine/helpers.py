@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from games.engine import CARD_CODES, apply, new_partie
 
+# The worked example of docs/rules.md section 6 (8 rois, seat 0 mano).
+WORKED = {
+    0: ["12o", "3o", "7o", "1o"],
+    1: ["11o", "11c", "10o", "4o"],
+    2: ["12c", "3c", "2o", "1c"],
+    3: ["12e", "10c", "7c", "4c"],
+}
+
 
 def deck_for(hands: dict[int, list[str]], first: int, pioche: list[str] | None = None) -> list[str]:
     """A deck dealing ``hands[seat]`` to each seat when ``first`` is dealt to first.

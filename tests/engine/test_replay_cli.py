@@ -9,8 +9,7 @@ from pathlib import Path
 
 from games.engine import replay
 
-from .helpers import deck_for
-from .test_scenarios import WORKED
+from .helpers import WORKED, deck_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,15 +7,7 @@ import pytest
 from games.engine import IllegalAction, apply, hand_records, observation, to_act
 from games.engine.shuffle import seeded_shuffler
 
-from .helpers import deck_for, pass_all, play, start, strings
-
-# Worked example of docs/rules.md section 6 (8 rois, seat 0 mano).
-WORKED = {
-    0: ["12o", "3o", "7o", "1o"],
-    1: ["11o", "11c", "10o", "4o"],
-    2: ["12c", "3c", "2o", "1c"],
-    3: ["12e", "10c", "7c", "4c"],
-}
+from .helpers import WORKED, deck_for, pass_all, play, start, strings
 
 
 def lances(state):

@@ -9,8 +9,6 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 from django.utils import timezone
 
 from games import consumers
@@ -19,26 +17,9 @@ from games.display import fragments
 from games.models import Seat, Table
 from games.selectors import SALLE_PAGE_SIZE
 from games.services import errors, salle
-from musweb.asgi import application
+from tests.sockets import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
-ORIGIN = (b"origin", b"http://testserver")
-
-
-@database_sync_to_async
-def session_cookie(user):
-    client = Client()
-    client.force_login(user)
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-
-
-async def connect(user=None, *, origin=ORIGIN, path="/ws/salle/"):
-    headers = [origin] if origin else []
-    if user is not None:
-        headers.append(await session_cookie(user))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
-    return communicator, connected
 
 
 async def next_salle(communicator, timeout=2):

@@ -4,52 +4,48 @@ import pytest
 
 from games.display import game_cache
 from games.models import Game
-from tests.games.play_helpers import start_game
 
 pytestmark = pytest.mark.django_db
 
 
-def test_four_pushes_of_one_version_load_the_game_once(cast, full_table, django_assert_num_queries):
-    game = start_game(full_table, first_mano=0)
+def test_four_pushes_of_one_version_load_the_game_once(
+    cast, started_game, django_assert_num_queries
+):
     with django_assert_num_queries(2):  # the game with its table, then its seats
         for _ in range(4):
-            loaded = game_cache.game_for_render(game.pk, min_version=game.version)
-    assert loaded.pk == game.pk and loaded.version == game.version
+            loaded = game_cache.game_for_render(started_game.pk, min_version=started_game.version)
+    assert loaded.pk == started_game.pk and loaded.version == started_game.version
 
 
-def test_a_newer_version_is_loaded_again(cast, full_table, django_assert_num_queries):
-    game = start_game(full_table, first_mano=0)
-    game_cache.game_for_render(game.pk, min_version=0)
-    Game.objects.filter(pk=game.pk).update(version=1)
+def test_a_newer_version_is_loaded_again(cast, started_game, django_assert_num_queries):
+    game_cache.game_for_render(started_game.pk, min_version=0)
+    Game.objects.filter(pk=started_game.pk).update(version=1)
     with django_assert_num_queries(2):
-        loaded = game_cache.game_for_render(game.pk, min_version=1)
+        loaded = game_cache.game_for_render(started_game.pk, min_version=1)
     assert loaded.version == 1
     with django_assert_num_queries(0):
-        assert game_cache.game_for_render(game.pk, min_version=0).version == 1
+        assert game_cache.game_for_render(started_game.pk, min_version=0).version == 1
 
 
-def test_without_a_version_the_game_is_always_loaded(cast, full_table, django_assert_num_queries):
-    game = start_game(full_table, first_mano=0)
-    game_cache.game_for_render(game.pk, min_version=0)
+def test_without_a_version_the_game_is_always_loaded(cast, started_game, django_assert_num_queries):
+    game_cache.game_for_render(started_game.pk, min_version=0)
     with django_assert_num_queries(2):
-        game_cache.game_for_render(game.pk)
+        game_cache.game_for_render(started_game.pk)
 
 
-def test_an_older_copy_never_replaces_a_newer_one(cast, full_table):
-    game = start_game(full_table, first_mano=0)
-    Game.objects.filter(pk=game.pk).update(version=3)
-    game_cache.game_for_render(game.pk)
-    stale = Game.objects.get(pk=game.pk)
+def test_an_older_copy_never_replaces_a_newer_one(cast, started_game):
+    Game.objects.filter(pk=started_game.pk).update(version=3)
+    game_cache.game_for_render(started_game.pk)
+    stale = Game.objects.get(pk=started_game.pk)
     stale.version = 2
     game_cache._store(stale)
-    assert game_cache.game_for_render(game.pk, min_version=0).version == 3
+    assert game_cache.game_for_render(started_game.pk, min_version=0).version == 3
 
 
-def test_the_cache_keeps_a_bounded_number_of_games(cast, full_table, monkeypatch):
+def test_the_cache_keeps_a_bounded_number_of_games(cast, started_game, monkeypatch):
     monkeypatch.setattr(game_cache, "CAPACITY", 1)
-    game = start_game(full_table, first_mano=0)
-    game_cache.game_for_render(game.pk)
-    other = Game.objects.get(pk=game.pk)
-    other.pk = game.pk + 10_000  # a second key, never saved
+    game_cache.game_for_render(started_game.pk)
+    other = Game.objects.get(pk=started_game.pk)
+    other.pk = started_game.pk + 10_000  # a second key, never saved
     game_cache._store(other)
     assert list(game_cache._games) == [other.pk]

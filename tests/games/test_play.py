@@ -9,7 +9,7 @@ from games import engine
 from games.engine import CARD_CODES, SeededShuffler
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import errors, play
-from tests.games.play_helpers import LONG_PLAY, next_move, start_game
+from tests.games.helpers import LONG_PLAY, next_move, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -72,33 +72,32 @@ def test_the_site_draws_mano_and_deck_itself(full_table, monkeypatch):
     assert len(game.state["decks"]) == 1
 
 
-def test_an_action_advances_the_version_and_logs_it(full_table):
-    game = start_game(full_table, first_mano=0)
-    game = apply(game, 0, {"type": "mus"})
-    assert game.version == 1 == game.state["version"]
-    row = GameAction.objects.get(game=game)
+def test_an_action_advances_the_version_and_logs_it(started_game):
+    started_game = apply(started_game, 0, {"type": "mus"})
+    assert started_game.version == 1 == started_game.state["version"]
+    row = GameAction.objects.get(game=started_game)
     assert (row.seq, row.seat, row.kind, row.payload) == (1, 0, "play", {"type": "mus"})
-    assert game.last_action_at >= game.created
+    assert started_game.last_action_at >= started_game.created
 
 
-def test_stale_version_is_refused_and_changes_nothing(full_table, ane):
-    game = start_game(full_table, first_mano=0)
-    apply(game, 0, {"type": "mus"})
-    before = snapshot(game)
+def test_stale_version_is_refused_and_changes_nothing(started_game, ane):
+    apply(started_game, 0, {"type": "mus"})
+    before = snapshot(started_game)
     with pytest.raises(errors.StaleVersion) as raised:
-        play.game_apply_action(game_id=game.pk, user=ane, version=0, action={"type": "mus"})
+        play.game_apply_action(game_id=started_game.pk, user=ane, version=0, action={"type": "mus"})
     assert raised.value.status == 409 and "La table a changé" in raised.value.message
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
-def test_illegal_action_is_refused_in_french(full_table, bixente):
-    game = start_game(full_table, first_mano=0)
-    before = snapshot(game)
+def test_illegal_action_is_refused_in_french(started_game, bixente):
+    before = snapshot(started_game)
     with pytest.raises(errors.IllegalMove) as raised:
-        play.game_apply_action(game_id=game.pk, user=bixente, version=0, action={"type": "mus"})
+        play.game_apply_action(
+            game_id=started_game.pk, user=bixente, version=0, action={"type": "mus"}
+        )
     assert raised.value.status == 422
     assert raised.value.message == "Ce n'est pas à vous de parler."
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
 def test_a_player_from_elsewhere_is_refused(full_table, make_user):
@@ -217,20 +216,19 @@ def test_one_seq_per_game(full_table):
         GameAction.objects.create(game=game, seq=1, seat=1, payload={"type": "mus"})
 
 
-def test_only_the_host_deals_the_next_hand(cast, full_table):
+def test_only_the_host_deals_the_next_hand(cast, started_game):
     """The engine lets any seat deal; the site's host alone does (a forged POST from another
     seat is refused in French and changes nothing)."""
-    game = start_game(full_table, first_mano=0)
     rng = SeededShuffler(7)
-    while game.state["status"] == "playing":
-        seat, action = next_move(game, rng, LONG_PLAY)
-        game = apply(game, seat, action)
-    assert game.state["status"] == "hand_over"
-    before = snapshot(game)
+    while started_game.state["status"] == "playing":
+        seat, action = next_move(started_game, rng, LONG_PLAY)
+        started_game = apply(started_game, seat, action)
+    assert started_game.state["status"] == "hand_over"
+    before = snapshot(started_game)
     for seat in (1, 2, 3):
         with pytest.raises(errors.IllegalMove) as refused:
-            apply(game, seat, {"type": "deal"})
+            apply(started_game, seat, {"type": "deal"})
         assert refused.value.message == "Seul l'hôte de la table distribue la main suivante."
-    assert snapshot(game) == before
-    dealt = apply(game, 0, {"type": "deal"})  # ane, the host, at seat 0
+    assert snapshot(started_game) == before
+    dealt = apply(started_game, 0, {"type": "deal"})  # ane, the host, at seat 0
     assert dealt.state["hand_number"] == 2

@@ -12,7 +12,6 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
-from django.test import Client
 from django.urls import reverse
 
 from games import broadcast, consumers, sockets
@@ -21,16 +20,10 @@ from games.display import fragments
 from games.models import SeatConnection
 from musweb.asgi import application
 from tests.conftest import PASSWORD
-from tests.games.play_helpers import start_game
-from tests.games.test_consumers import ORIGIN
+from tests.sockets import ORIGIN, cookie, logged_in, table_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SITE = "http://127.0.0.1:8000"
-
-
-@pytest.fixture
-def game(full_table):
-    return start_game(full_table, first_mano=0)
 
 
 @pytest.fixture
@@ -38,17 +31,6 @@ def site_origin(settings):
     settings.SITE_ORIGINS = [SITE]
     settings.CSRF_TRUSTED_ORIGINS = []
     return SITE
-
-
-@database_sync_to_async
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def cookie(client: Client):
-    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
 
 
 async def open_socket(path, *, client=None, origin=ORIGIN[1]):
@@ -89,10 +71,6 @@ async def closed_with(communicator, code, timeout=5):
         pushes.append(output.get("text", ""))
 
 
-def table_path(game):
-    return f"/ws/tables/{game.table_id}/"
-
-
 def group_members(group: str) -> set[str]:
     layer = get_channel_layer()
     client = redis.Redis.from_url(django_settings.REDIS_URL)
@@ -128,21 +106,21 @@ def no_traceback(caplog):
     ],
 )
 async def test_a_page_of_another_origin_opens_neither_socket(
-    site_origin, game, dani, origin, caplog
+    site_origin, started_game, dani, origin, caplog
 ):
     client = await logged_in(dani)
-    for path in ("/ws/salle/", table_path(game)):
+    for path in ("/ws/salle/", table_path(started_game.table_id)):
         communicator, connected = await open_socket(path, client=client, origin=origin)
         assert not connected, (path, origin)
         await communicator.disconnect()
     no_traceback(caplog)
 
 
-async def test_the_sites_own_origins_open_both_sockets(site_origin, settings, game, dani):
+async def test_the_sites_own_origins_open_both_sockets(site_origin, settings, started_game, dani):
     settings.CSRF_TRUSTED_ORIGINS = ["https://barajamos.example"]
     client = await logged_in(dani)
     for origin in (SITE.encode(), b"HTTP://127.0.0.1:8000", b"https://barajamos.example:443"):
-        for path in ("/ws/salle/", table_path(game)):
+        for path in ("/ws/salle/", table_path(started_game.table_id)):
             communicator, connected = await open_socket(path, client=client, origin=origin)
             assert connected, (path, origin)
             await communicator.disconnect()
@@ -158,12 +136,12 @@ async def test_a_socket_without_origin_is_refused(site_origin, dani):
 
 
 async def test_past_the_limit_a_new_socket_closes_the_oldest_which_says_why(
-    settings, game, dani, ane
+    settings, started_game, dani, ane
 ):
     settings.SOCKETS_PER_USER = 3
     client = await logged_in(dani)
     salles = [await live_socket("/ws/salle/", client) for _ in range(3)]
-    tables = [await live_socket(table_path(game), client) for _ in range(3)]
+    tables = [await live_socket(table_path(started_game.table_id), client) for _ in range(3)]
     assert await seat_connections(dani) == 3  # each kind is counted apart: nothing closed
 
     newest = await live_socket("/ws/salle/", client)
@@ -174,7 +152,7 @@ async def test_past_the_limit_a_new_socket_closes_the_oldest_which_says_why(
     open_salles = await listed("salle", dani.pk)
     assert open_salles == [s.channel for s in (*salles[1:], newest)]
 
-    tables.append(await live_socket(table_path(game), client))
+    tables.append(await live_socket(table_path(started_game.table_id), client))
     await closed_with(tables[0], consumers.REPLACED_CLOSE_CODE)
     assert await seat_connections(dani) == 3
 
@@ -223,10 +201,10 @@ async def test_page_requests_force_a_few_renders_per_second_per_user(
 
 
 async def test_a_100_kb_nested_json_message_is_refused_and_everything_cleaned_up(
-    game, dani, caplog
+    started_game, dani, caplog
 ):
     client = await logged_in(dani)
-    table = await live_socket(table_path(game), client)
+    table = await live_socket(table_path(started_game.table_id), client)
     salle = await live_socket("/ws/salle/", client)
     channels = {table.channel, salle.channel}
     assert await seat_connections(dani) == 1
@@ -235,16 +213,18 @@ async def test_a_100_kb_nested_json_message_is_refused_and_everything_cleaned_up
         await communicator.send_to(nested)
         await closed_with(communicator, consumers.TOO_BIG_CLOSE_CODE)
     assert await seat_connections(dani) == 0
-    for group in (game_group(game.pk), user_group(dani.pk), SALLE_GROUP):
+    for group in (game_group(started_game.pk), user_group(dani.pk), SALLE_GROUP):
         assert not channels & group_members(group), group
     for kind in ("salle", "table"):
         assert not await listed(kind, dani.pk)
     no_traceback(caplog)
 
 
-async def test_junk_under_the_size_limit_is_ignored_and_bytes_are_refused(game, dani, caplog):
+async def test_junk_under_the_size_limit_is_ignored_and_bytes_are_refused(
+    started_game, dani, caplog
+):
     client = await logged_in(dani)
-    table = await live_socket(table_path(game), client)
+    table = await live_socket(table_path(started_game.table_id), client)
     deep = "[" * 1000  # deeper than Python's recursion limit: RecursionError, not ValueError
     junk = [deep, '{"a":' * 150 + "1" + "}" * 150, "nonsense", "[]", "null", '{"type": 5}']
     for text in junk:
@@ -258,19 +238,19 @@ async def test_junk_under_the_size_limit_is_ignored_and_bytes_are_refused(game, 
     no_traceback(caplog)
 
 
-async def test_a_handler_that_raises_still_cleans_up_and_closes(game, dani, monkeypatch):
+async def test_a_handler_that_raises_still_cleans_up_and_closes(started_game, dani, monkeypatch):
     client = await logged_in(dani)
-    table = await live_socket(table_path(game), client)
+    table = await live_socket(table_path(started_game.table_id), client)
     channel = table.channel
 
     def broken(*args, **kwargs):
         raise RuntimeError("render failed")
 
     monkeypatch.setattr(fragments, "table_push", broken)
-    await database_sync_to_async(broadcast.presence_changed)(game.pk)
+    await database_sync_to_async(broadcast.presence_changed)(started_game.pk)
     await closed_with(table, consumers.FAILED_CLOSE_CODE)  # the page reconnects after 1011
     assert await seat_connections(dani) == 0
-    assert channel not in group_members(game_group(game.pk))
+    assert channel not in group_members(game_group(started_game.pk))
     assert channel not in group_members(user_group(dani.pk))
     assert not await listed("table", dani.pk)
 
@@ -292,14 +272,14 @@ def post(client, url, data=None):
     return client.post(url, data or {})
 
 
-async def test_a_logout_closes_that_sessions_sockets_and_no_other(game, dani):
+async def test_a_logout_closes_that_sessions_sockets_and_no_other(started_game, dani):
     here, elsewhere = await logged_in(dani), await logged_in(dani)
-    table = await live_socket(table_path(game), here)
+    table = await live_socket(table_path(started_game.table_id), here)
     salle = await live_socket("/ws/salle/", here)
-    other = await live_socket(table_path(game), elsewhere)
+    other = await live_socket(table_path(started_game.table_id), elsewhere)
     response = await post(here, reverse("accounts:logout"))
     assert response.status_code == 302
-    for communicator, page in ((table, f"/tables/{game.table_id}/"), (salle, "/salle/")):
+    for communicator, page in ((table, f"/tables/{started_game.table_id}/"), (salle, "/salle/")):
         [push] = await closed_with(communicator, consumers.SESSION_ENDED_CLOSE_CODE)
         assert "Votre session a pris fin." in push
         assert f'data-redirect="{page}"' in push  # the page reloads, then goes to log in
@@ -308,9 +288,9 @@ async def test_a_logout_closes_that_sessions_sockets_and_no_other(game, dani):
     await other.disconnect()
 
 
-async def test_a_password_changed_elsewhere_closes_the_other_sessions_sockets(game, dani):
+async def test_a_password_changed_elsewhere_closes_the_other_sessions_sockets(started_game, dani):
     here, elsewhere = await logged_in(dani), await logged_in(dani)
-    table = await live_socket(table_path(game), here)
+    table = await live_socket(table_path(started_game.table_id), here)
     salle = await live_socket("/ws/salle/", here)
     new_password = "Zortziko-berria-2026"
     response = await post(
@@ -323,19 +303,19 @@ async def test_a_password_changed_elsewhere_closes_the_other_sessions_sockets(ga
         [push] = await closed_with(communicator, consumers.SESSION_ENDED_CLOSE_CODE, timeout=15)
         assert "Votre session a pris fin." in push
     assert await seat_connections(dani) == 0
-    again, connected = await open_socket(table_path(game), client=here)
+    again, connected = await open_socket(table_path(started_game.table_id), client=here)
     assert not connected  # the old session no longer authenticates
 
 
-async def test_a_deactivated_account_loses_its_sockets(game, dani):
-    table = await live_socket(table_path(game), await logged_in(dani))
+async def test_a_deactivated_account_loses_its_sockets(started_game, dani):
+    table = await live_socket(table_path(started_game.table_id), await logged_in(dani))
     dani.is_active = False
     await database_sync_to_async(dani.save)()
     await closed_with(table, consumers.SESSION_ENDED_CLOSE_CODE)
 
 
-async def test_a_new_login_or_a_session_still_valid_keeps_the_sockets(game, dani):
-    table = await live_socket(table_path(game), await logged_in(dani))
+async def test_a_new_login_or_a_session_still_valid_keeps_the_sockets(started_game, dani):
+    table = await live_socket(table_path(started_game.table_id), await logged_in(dani))
     await logged_in(dani)  # another device logs in: last_login is saved
     await database_sync_to_async(broadcast.sessions_changed)(dani.pk)  # a check: still valid
     assert await table.receive_nothing(timeout=0.5)

@@ -8,7 +8,6 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
@@ -16,8 +15,7 @@ from games import broadcast
 from games.engine import SeededShuffler
 from games.models import Game
 from games.services import play
-from musweb.asgi import application
-from tests.games.play_helpers import (
+from tests.games.helpers import (
     HTMX,
     LONG_PLAY,
     allowed_cards,
@@ -26,31 +24,9 @@ from tests.games.play_helpers import (
     next_move,
     start_game,
 )
-from tests.games.test_consumers import ORIGIN, session_cookie
+from tests.sockets import connect, connect_table, receive_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def connect(user, table_id, path="/ws/tables/{}/"):
-    headers = [ORIGIN]
-    if user is not None:
-        headers.append(await session_cookie(user))
-    communicator = WebsocketCommunicator(application, path.format(table_id), headers=headers)
-    connected, _ = await communicator.connect(timeout=5)
-    return communicator, connected
-
-
-async def receive_version(communicator, version, timeout=5):
-    """The next push showing `version` (older ones, if any, are skipped)."""
-    while True:
-        payload = await communicator.receive_from(timeout=timeout)
-        if f'data-version="{version}"' in payload:
-            return payload
-
-
-@pytest.fixture
-def game(full_table):
-    return start_game(full_table, first_mano=0)
 
 
 @database_sync_to_async
@@ -81,69 +57,69 @@ def print_latencies(latencies):
     )
 
 
-async def test_anonymous_and_outsiders_are_refused(game, make_user):
-    communicator, connected = await connect(None, game.table_id)
+async def test_anonymous_and_outsiders_are_refused(started_game, make_user):
+    communicator, connected = await connect_table(None, started_game.table_id)
     assert not connected
     eneko = await database_sync_to_async(make_user)("eneko")
-    communicator, connected = await connect(eneko, game.table_id)
+    communicator, connected = await connect_table(eneko, started_game.table_id)
     assert not connected
-    communicator, connected = await connect(eneko, 999999)
+    communicator, connected = await connect_table(eneko, 999999)
     assert not connected
 
 
-async def test_connect_sends_a_full_render_of_my_seat_only(game, camille):
-    communicator, connected = await connect(camille, game.table_id)
+async def test_connect_sends_a_full_render_of_my_seat_only(started_game, camille):
+    communicator, connected = await connect_table(camille, started_game.table_id)
     assert connected
     payload = await communicator.receive_from(timeout=5)
     assert payload.count('hx-swap-oob="true"') == 8
-    mine = game.state["hand"]["cards"][2]
+    mine = started_game.state["hand"]["cards"][2]
     for code in mine:
         assert f'data-card="{code}"' in payload
     assert leaked_cards(payload, set(mine)) == set()
     assert payload.count("card card--back") == 12
     await communicator.disconnect()
-    again, _ = await connect(camille, game.table_id)  # a reconnect gets it all again
+    again, _ = await connect_table(camille, started_game.table_id)  # a reconnect gets it all again
     assert await again.receive_from(timeout=5) == payload
     await again.disconnect()
 
 
-async def test_another_players_decision_is_pushed(game, ane, bixente):
-    communicator, _ = await connect(bixente, game.table_id)
+async def test_another_players_decision_is_pushed(started_game, ane, bixente):
+    communicator, _ = await connect_table(bixente, started_game.table_id)
     await receive_version(communicator, 0)
-    response = await post_as(ane, game.table_id, {"version": "0", "type": "mus"})
+    response = await post_as(ane, started_game.table_id, {"version": "0", "type": "mus"})
     assert response.status_code == 200
     payload = html.unescape(await receive_version(communicator, 1, timeout=2))
     assert "ane : Mus" in payload and "À vous de parler." in payload
-    assert leaked_cards(payload, set(game.state["hand"]["cards"][1])) == set()
+    assert leaked_cards(payload, set(started_game.state["hand"]["cards"][1])) == set()
     await communicator.disconnect()
 
 
-async def test_a_refused_decision_pushes_nothing(game, bixente, camille):
-    communicator, _ = await connect(camille, game.table_id)
+async def test_a_refused_decision_pushes_nothing(started_game, bixente, camille):
+    communicator, _ = await connect_table(camille, started_game.table_id)
     await communicator.receive_from(timeout=5)
-    response = await post_as(bixente, game.table_id, {"version": "0", "type": "mus"})
+    response = await post_as(bixente, started_game.table_id, {"version": "0", "type": "mus"})
     assert response.status_code == 422
     assert await communicator.receive_nothing(timeout=0.3)
     await communicator.disconnect()
 
 
-async def test_cancellation_sends_the_players_to_the_salle_with_the_reason(game, cast):
-    sockets = [(await connect(user, game.table_id))[0] for user in cast]
+async def test_cancellation_sends_the_players_to_the_salle_with_the_reason(started_game, cast):
+    sockets = [(await connect_table(user, started_game.table_id))[0] for user in cast]
     for communicator in sockets:
         await communicator.receive_from(timeout=5)
     await database_sync_to_async(play.game_finish)(
-        game=game, status="cancelled", reason="dani a quitté la table.", by=None
+        game=started_game, status="cancelled", reason="dani a quitté la table.", by=None
     )
     for communicator in sockets:
         payload = html.unescape(await communicator.receive_from(timeout=2))
-        assert f'data-redirect="/tables/{game.table_id}/"' in payload
+        assert f'data-redirect="/tables/{started_game.table_id}/"' in payload
         assert "La partie a été annulée : dani a quitté la table." in payload
         await communicator.disconnect()
 
 
-async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(game, ane):
-    table, _ = await connect(ane, game.table_id)
-    salle, _ = await connect(ane, None, path="/ws/salle/")
+async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(started_game, ane):
+    table, _ = await connect_table(ane, started_game.table_id)
+    salle, _ = await connect(ane)
     await table.receive_from(timeout=5)
     await salle.receive_from(timeout=5)
     await database_sync_to_async(broadcast.user_kicked)(ane.pk, "Compte suspendu.")
@@ -166,7 +142,7 @@ async def play_and_watch(game, cast, rng, *, actions, weights=None):
     sockets = []
     seen = {seat: [] for seat in range(4)}
     for seat, user in enumerate(cast):
-        communicator, connected = await connect(user, game.table_id)
+        communicator, connected = await connect_table(user, game.table_id)
         assert connected
         payload = await communicator.receive_from(timeout=5)
         seen[seat].append((payload, allowed_cards(game.state, seat)))

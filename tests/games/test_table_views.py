@@ -12,15 +12,10 @@ from django.urls import reverse
 from games.engine import SeededShuffler, to_act
 from games.models import Game, GameAction
 from games.services import play
-from tests.games.play_helpers import HTMX, LONG_PLAY, form_data, next_move, start_game
+from tests.games.helpers import HTMX, LONG_PLAY, form_data, next_move, start_game
 
 pytestmark = pytest.mark.django_db
 CONTROL = {"BEGIN", "COMMIT"}
-
-
-@pytest.fixture
-def game(full_table):
-    return start_game(full_table, first_mano=0)
 
 
 def act_url(game):
@@ -40,17 +35,19 @@ def post(client, game, data, htmx=True):
     return client.post(act_url(game), data, headers=HTMX if htmx else {})
 
 
-def test_page_shows_my_cards_and_only_backs_for_the_others(login, camille, game):
-    content = login(camille).get(reverse("games:table", args=[game.table_id])).content.decode()
-    for code in game.state["hand"]["cards"][2]:
+def test_page_shows_my_cards_and_only_backs_for_the_others(login, camille, started_game):
+    content = (
+        login(camille).get(reverse("games:table", args=[started_game.table_id])).content.decode()
+    )
+    for code in started_game.state["hand"]["cards"][2]:
         assert f'data-card="{code}"' in content
     assert content.count("data-card=") == 4
     assert content.count("card card--back") == 12
     assert 'data-version="0"' in content
 
 
-def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, game):
-    response = post(login(ane), game, {"version": "0", "type": "mus"})
+def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, started_game):
+    response = post(login(ane), started_game, {"version": "0", "type": "mus"})
     content = text(response)
     assert response.status_code == 200
     assert "<html" not in content
@@ -58,12 +55,12 @@ def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, game):
         assert f'id="{region}"' in content
     assert content.count('hx-swap-oob="true"') == 8
     assert "ane : Mus" in content and "En attente de bixente" in content
-    game.refresh_from_db()
-    assert game.version == 1
+    started_game.refresh_from_db()
+    assert started_game.version == 1
 
 
 def test_a_decision_is_answered_even_when_the_channel_layer_is_down(
-    login, ane, game, settings, django_capture_on_commit_callbacks
+    login, ane, started_game, settings, django_capture_on_commit_callbacks
 ):
     """Redis restarting: the write is committed, so the actor gets the 200, never a 500; the
     others catch up when their sockets reconnect (a full render)."""
@@ -73,29 +70,29 @@ def test_a_decision_is_answered_even_when_the_channel_layer_is_down(
         "default": {**layer, "CONFIG": {**layer["CONFIG"], "hosts": nowhere}}
     }
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        response = post(login(ane), game, {"version": "0", "type": "mus"})
+        response = post(login(ane), started_game, {"version": "0", "type": "mus"})
     assert callbacks  # the push was attempted, and failed against the closed port
     assert response.status_code == 200 and "ane : Mus" in text(response)
     assert Game.objects.get().version == 1
 
 
-def test_without_htmx_a_decision_redirects_to_the_table(login, ane, game):
-    response = post(login(ane), game, {"version": "0", "type": "mus"}, htmx=False)
+def test_without_htmx_a_decision_redirects_to_the_table(login, ane, started_game):
+    response = post(login(ane), started_game, {"version": "0", "type": "mus"}, htmx=False)
     assert response.status_code == 302
-    assert response["Location"] == reverse("games:table", args=[game.table_id])
+    assert response["Location"] == reverse("games:table", args=[started_game.table_id])
     assert Game.objects.get().version == 1
 
 
-def test_double_click_is_a_409_with_a_fresh_render(login, ane, game):
+def test_double_click_is_a_409_with_a_fresh_render(login, ane, started_game):
     client = login(ane)
-    assert post(client, game, {"version": "0", "type": "mus"}).status_code == 200
-    before = snapshot(game)
-    response = post(client, game, {"version": "0", "type": "mus"})
+    assert post(client, started_game, {"version": "0", "type": "mus"}).status_code == 200
+    before = snapshot(started_game)
+    response = post(client, started_game, {"version": "0", "type": "mus"})
     content = text(response)
     assert response.status_code == 409
     assert "La table a changé" in content
     assert 'data-version="1"' in content
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
 @pytest.mark.parametrize(
@@ -113,21 +110,23 @@ def test_double_click_is_a_409_with_a_fresh_render(login, ane, game):
         ({"version": "0", "type": "deal"}, "pas possible à ce moment"),
     ],
 )
-def test_forged_decisions_are_422_in_french_and_change_nothing(login, ane, game, data, message):
-    before = snapshot(game)
-    response = post(login(ane), game, data)
+def test_forged_decisions_are_422_in_french_and_change_nothing(
+    login, ane, started_game, data, message
+):
+    before = snapshot(started_game)
+    response = post(login(ane), started_game, data)
     assert response.status_code == 422
     assert message in text(response)
     assert 'id="decision-panel"' in text(response)  # a fresh render comes along
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
-def test_another_players_turn_is_refused(login, bixente, game):
-    before = snapshot(game)
-    response = post(login(bixente), game, {"version": "0", "type": "mus"})
+def test_another_players_turn_is_refused(login, bixente, started_game):
+    before = snapshot(started_game)
+    response = post(login(bixente), started_game, {"version": "0", "type": "mus"})
     assert response.status_code == 422
     assert "Ce n'est pas à vous de parler." in text(response)
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
 def discard_phase(login, cast, game):
@@ -137,51 +136,57 @@ def discard_phase(login, cast, game):
     assert game.state["phase"] == "discard"
 
 
-def test_a_card_not_in_hand_is_refused(login, cast, game):
-    discard_phase(login, cast, game)
-    mine = game.state["hand"]["cards"][0]
-    theirs = game.state["hand"]["cards"][1][0]
-    before = snapshot(game)
+def test_a_card_not_in_hand_is_refused(login, cast, started_game):
+    discard_phase(login, cast, started_game)
+    mine = started_game.state["hand"]["cards"][0]
+    theirs = started_game.state["hand"]["cards"][1][0]
+    before = snapshot(started_game)
     for cards, message in (
         ([theirs], "Vous n'avez pas cette carte en main."),
         (["13o"], "Vous n'avez pas cette carte en main."),
         ([mine[0], mine[0]], "deux fois la même carte"),
         (mine + [theirs], "Choisissez de 1 à 4 cartes"),
     ):
-        response = post(login(cast[0]), game, {"version": "4", "type": "discard", "cards": cards})
+        response = post(
+            login(cast[0]), started_game, {"version": "4", "type": "discard", "cards": cards}
+        )
         assert response.status_code == 422
         content = text(response)
         assert message in content
         assert f'data-card="{theirs}"' not in content
-    assert snapshot(game) == before
-    response = post(login(cast[0]), game, {"version": "4", "type": "discard", "cards": mine[:2]})
+    assert snapshot(started_game) == before
+    response = post(
+        login(cast[0]), started_game, {"version": "4", "type": "discard", "cards": mine[:2]}
+    )
     assert response.status_code == 200
 
 
-def test_an_amount_out_of_range_is_refused(login, cast, game):
-    post(login(cast[0]), game, {"version": "0", "type": "cut"})  # the mano cuts: grand opens
-    game.refresh_from_db()
-    assert game.state["hand"]["lance"] == "grand"
-    speaker = to_act(game.state)[0]
-    before = snapshot(game)
+def test_an_amount_out_of_range_is_refused(login, cast, started_game):
+    post(
+        login(cast[0]), started_game, {"version": "0", "type": "cut"}
+    )  # the mano cuts: grand opens
+    started_game.refresh_from_db()
+    assert started_game.state["hand"]["lance"] == "grand"
+    speaker = to_act(started_game.state)[0]
+    before = snapshot(started_game)
     for amount in ("1", "41", "-3"):
         data = {"version": "1", "type": "bet", "amount": amount}
-        response = post(login(cast[speaker]), game, data)
+        response = post(login(cast[speaker]), started_game, data)
         assert response.status_code == 422, amount
         assert "Montant hors limites" in text(response)
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
-def test_a_player_from_elsewhere_gets_403_and_changes_nothing(login, game, make_user):
-    before = snapshot(game)
+def test_a_player_from_elsewhere_gets_403_and_changes_nothing(login, started_game, make_user):
+    before = snapshot(started_game)
     client = login(make_user("eneko"))
-    response = post(client, game, {"version": "0", "type": "mus"})
+    response = post(client, started_game, {"version": "0", "type": "mus"})
     assert response.status_code == 403
     assert "Vous n'êtes pas assis à cette table." in text(response)
     assert "data-card" not in text(response)
-    page = client.get(reverse("games:table", args=[game.table_id]))
+    page = client.get(reverse("games:table", args=[started_game.table_id]))
     assert page["Location"] == reverse("games:salle")
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
 def test_a_table_without_a_game_is_refused_too(login, ane, open_table):
@@ -193,15 +198,17 @@ def test_a_table_without_a_game_is_refused_too(login, ane, open_table):
     assert response.status_code == 403
 
 
-def test_a_cancelled_game_refuses_decisions_and_sends_players_to_the_salle(login, ane, game):
-    play.game_finish(game=game, status="cancelled", reason="Abandon de dani.", by=None)
-    before = snapshot(game)
+def test_a_cancelled_game_refuses_decisions_and_sends_players_to_the_salle(
+    login, ane, started_game
+):
+    play.game_finish(game=started_game, status="cancelled", reason="Abandon de dani.", by=None)
+    before = snapshot(started_game)
     client = login(ane)
-    response = post(client, game, {"version": "0", "type": "mus"})
+    response = post(client, started_game, {"version": "0", "type": "mus"})
     assert response.status_code == 422
     assert "La partie est terminée." in text(response)
-    assert snapshot(game) == before
-    page = client.get(reverse("games:table", args=[game.table_id]), follow=True)
+    assert snapshot(started_game) == before
+    page = client.get(reverse("games:table", args=[started_game.table_id]), follow=True)
     assert page.redirect_chain[-1][0] == reverse("games:salle")
     assert "La partie a été annulée : Abandon de dani." in text(page)
 
@@ -221,16 +228,20 @@ def play_through_views(login, cast, game, rng, *, actions, weights=None, on_post
     return game
 
 
-def test_a_finished_partie_shows_the_winner_and_refuses_decisions(login, cast, game):
-    game = play_through_views(login, cast, game, SeededShuffler(3), actions=3000)
-    assert game.status == "finished"
-    content = login(cast[0]).get(reverse("games:table", args=[game.table_id])).content.decode()
+def test_a_finished_partie_shows_the_winner_and_refuses_decisions(login, cast, started_game):
+    started_game = play_through_views(login, cast, started_game, SeededShuffler(3), actions=3000)
+    assert started_game.status == "finished"
+    content = (
+        login(cast[0]).get(reverse("games:table", args=[started_game.table_id])).content.decode()
+    )
     assert "Retour à la salle" in content and "Score final" in content
-    before = snapshot(game)
-    response = post(login(cast[0]), game, {"version": str(game.version), "type": "deal"})
+    before = snapshot(started_game)
+    response = post(
+        login(cast[0]), started_game, {"version": str(started_game.version), "type": "deal"}
+    )
     assert response.status_code == 422
     assert "La partie est terminée." in text(response)
-    assert snapshot(game) == before
+    assert snapshot(started_game) == before
 
 
 @pytest.mark.django_db(transaction=True)

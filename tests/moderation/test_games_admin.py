@@ -13,7 +13,7 @@ from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import play
 from moderation import services
 from moderation.models import StaffAction
-from tests.games.play_helpers import next_move, start_game
+from tests.games.helpers import next_move, start_game
 from tests.moderation.conftest import run_action
 
 pytestmark = pytest.mark.django_db

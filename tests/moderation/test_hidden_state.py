@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.services import play
 from moderation import services
 from moderation.models import StaffAction
-from tests.games.play_helpers import start_game
+from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -6,16 +6,15 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.utils.html import escape
 
 from games.models import Game
 from moderation import services
 from moderation.models import UserSession
 from musweb.asgi import application
-from tests.games.play_helpers import start_game
-from tests.games.test_consumers import ORIGIN, session_cookie
+from tests.games.helpers import start_game
 from tests.moderation.conftest import ban_via_admin, run_action
+from tests.sockets import ORIGIN, logged_in, rendered_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 KICKED = 4003
@@ -25,20 +24,6 @@ async def open_socket(path, cookie):
     communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, cookie])
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
-
-
-async def connected_socket(path, user):
-    communicator, connected = await open_socket(path, await session_cookie(user))
-    assert connected
-    await communicator.receive_from(timeout=3)  # the full render every connect pushes
-    return communicator
-
-
-@database_sync_to_async
-def admin_client(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 async def test_a_banned_user_cannot_open_a_socket_with_an_old_session(bixente, maite):
@@ -72,10 +57,10 @@ async def test_an_inactive_user_with_a_surviving_session_is_refused_too(bixente)
 
 
 async def test_ban_closes_every_open_socket_of_the_user(bixente, camille, maite):
-    phone = await connected_socket("/ws/salle/", bixente)
-    laptop = await connected_socket("/ws/salle/", bixente)
-    other = await connected_socket("/ws/salle/", camille)
-    client = await admin_client(maite)
+    phone = await rendered_socket("/ws/salle/", bixente)
+    laptop = await rendered_socket("/ws/salle/", bixente)
+    other = await rendered_socket("/ws/salle/", camille)
+    client = await logged_in(maite)
     await database_sync_to_async(ban_via_admin)(client, bixente, "Insultes")
     for socket in (phone, laptop):
         html = await socket.receive_from(timeout=2)
@@ -91,9 +76,9 @@ async def test_ban_during_a_partie_cancels_it_and_tells_the_others_why(
 ):
     game = await database_sync_to_async(start_game)(full_table, first_mano=0)
     path = f"/ws/tables/{full_table.pk}/"
-    others = [await connected_socket(path, user) for user in cast if user != bixente]
-    banned = await connected_socket(path, bixente)
-    client = await admin_client(maite)
+    others = [await rendered_socket(path, user) for user in cast if user != bixente]
+    banned = await rendered_socket(path, bixente)
+    client = await logged_in(maite)
     await database_sync_to_async(ban_via_admin)(client, bixente, "Triche avec un complice")
 
     for socket in others:
@@ -116,8 +101,8 @@ async def test_cancel_from_the_admin_reaches_every_connected_player_at_once(
 ):
     game = await database_sync_to_async(start_game)(full_table, first_mano=3)
     path = f"/ws/tables/{full_table.pk}/"
-    sockets = [await connected_socket(path, user) for user in cast]
-    client = await admin_client(mikel)
+    sockets = [await rendered_socket(path, user) for user in cast]
+    client = await logged_in(mikel)
     response = await database_sync_to_async(run_action)(
         client, "admin:games_game_changelist", "cancel_games", game.pk, "Partie truquée"
     )

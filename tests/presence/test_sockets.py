@@ -6,7 +6,6 @@ The cancellation times printed here (closed socket -> the others sent to the sal
 measurements, never asserted on beyond a generous bound."""
 
 import asyncio
-import html
 import json
 import time
 from datetime import timedelta
@@ -17,10 +16,9 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table
-from tests.games.play_helpers import start_game
-from tests.games.test_table_consumer import connect
 from tests.presence.conftest import GRACE, SWEEP
 from tests.processes import wait_for_line
+from tests.sockets import next_push, rendered_socket, table_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -28,31 +26,9 @@ AWAY = "dani s'est déconnecté — place gardée"
 HEARTBEAT = json.dumps({"type": "heartbeat"})
 
 
-@pytest.fixture
-def game(full_table):
-    return start_game(full_table, first_mano=0)
-
-
 async def seated(game, users):
     """One connected table socket per user, its first (full) render read."""
-    sockets = []
-    for user in users:
-        communicator, connected = await connect(user, game.table_id)
-        assert connected
-        await communicator.receive_from(timeout=5)
-        sockets.append(communicator)
-    return sockets
-
-
-async def next_push(communicator, predicate, timeout):
-    """The first push (unescaped) that satisfies `predicate`, within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, "no such push in time"
-        payload = html.unescape(await communicator.receive_from(timeout=left))
-        if predicate(payload):
-            return payload
+    return [await rendered_socket(table_path(game.table_id), user) for user in users]
 
 
 def sent_to_salle(payload):
@@ -74,24 +50,26 @@ async def close_all(sockets):
         await communicator.disconnect()
 
 
-async def test_away_then_back_before_the_deadline_is_not_cancelled(worker, grace, game, cast):
+async def test_away_then_back_before_the_deadline_is_not_cancelled(
+    worker, grace, started_game, cast
+):
     ane, bixente, camille, dani = cast
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     await sockets[3].disconnect()
     assert AWAY in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
     await asyncio.sleep(GRACE / 3)
-    back = (await seated(game, [dani]))[0]
+    back = (await seated(started_game, [dani]))[0]
     assert AWAY not in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
     await asyncio.sleep(GRACE + 2 * SWEEP)  # past the first deadline, the task and a sweep
-    assert await status_of(game) == Game.Status.PLAYING
+    assert await status_of(started_game) == Game.Status.PLAYING
     assert await sockets[0].receive_nothing(timeout=0.2)
     await close_all([*sockets[:3], back])
 
 
 async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
-    worker, grace, game, cast
+    worker, grace, started_game, cast
 ):
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     closed = time.monotonic()
     await sockets[3].disconnect()
     others = sockets[:3]
@@ -99,39 +77,39 @@ async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
         payload = await next_push(communicator, sent_to_salle, timeout=GRACE + 10)
         elapsed = time.monotonic() - closed
         assert "La partie a été annulée : dani n'est pas revenu à temps." in payload
-        assert f'data-redirect="/tables/{game.table_id}/"' in payload
+        assert f'data-redirect="/tables/{started_game.table_id}/"' in payload
     print(
         f"\nclosed socket -> others sent to the salle, worker alive: {elapsed:.2f} s "
         f"(grace {GRACE:g} s)"
     )
-    assert await status_of(game) == Game.Status.CANCELLED
-    assert await end_rows(game) == [
+    assert await status_of(started_game) == Game.Status.CANCELLED
+    assert await end_rows(started_game) == [
         {"status": "cancelled", "reason": "dani n'est pas revenu à temps.", "by": None}
     ]
     await close_all(others)
 
 
-async def test_two_tabs_one_closed_no_countdown(worker, grace, game, cast):
+async def test_two_tabs_one_closed_no_countdown(worker, grace, started_game, cast):
     dani = cast[3]
-    sockets = await seated(game, [*cast, dani])
+    sockets = await seated(started_game, [*cast, dani])
     await sockets[3].disconnect()  # dani's first tab
     assert await sockets[0].receive_nothing(timeout=GRACE + 2 * SWEEP)
-    seat = await database_sync_to_async(GameSeat.objects.get)(game=game, user=dani)
+    seat = await database_sync_to_async(GameSeat.objects.get)(game=started_game, user=dani)
     assert seat.deadline is None
-    assert await status_of(game) == Game.Status.PLAYING
+    assert await status_of(started_game) == Game.Status.PLAYING
     await close_all([*sockets[:3], sockets[4]])
 
 
 async def test_the_worker_stopped_during_the_countdown_the_sweep_still_cancels(
-    worker, grace, game, cast
+    worker, grace, started_game, cast
 ):
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     closed = time.monotonic()
     await sockets[3].disconnect()
     await asyncio.sleep(0.5)  # the worker has taken the countdown task (unacked, in memory)
     worker.stop_worker()  # SIGKILL: the task is lost until Redis' visibility timeout (1 h)
     await asyncio.sleep(GRACE + 2 * SWEEP)
-    assert await status_of(game) == Game.Status.PLAYING  # nobody to cancel it
+    assert await status_of(started_game) == Game.Status.PLAYING  # nobody to cancel it
     restarted = time.monotonic()
     await database_sync_to_async(worker.start_worker)()
     payload = await next_push(sockets[0], sent_to_salle, timeout=10 + 3 * SWEEP)
@@ -144,14 +122,16 @@ async def test_the_worker_stopped_during_the_countdown_the_sweep_still_cancels(
     )
     # The sweep did it, not the lost task (the log reaches the file a moment later).
     wait_for_line(worker.worker_log, "'abandoned': 1", worker.worker, timeout=5)
-    assert len(await end_rows(game)) == 1
+    assert len(await end_rows(started_game)) == 1
     await close_all(sockets[:3])
 
 
-async def test_measure_worker_killed_and_restarted_during_the_countdown(worker, grace, game, cast):
+async def test_measure_worker_killed_and_restarted_during_the_countdown(
+    worker, grace, started_game, cast
+):
     """The worker holding the countdown task dies and comes back (a supervisor's restart)
     before the deadline: the task is lost, the sweep cancels within one period of it."""
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     closed = time.monotonic()
     await sockets[3].disconnect()
     await asyncio.sleep(0.3)
@@ -169,15 +149,17 @@ async def test_measure_worker_killed_and_restarted_during_the_countdown(worker, 
     await close_all(sockets[:3])
 
 
-async def test_the_task_run_twice_or_late_one_cancellation_no_error(worker, settings, game, cast):
+async def test_the_task_run_twice_or_late_one_cancellation_no_error(
+    worker, settings, started_game, cast
+):
     settings.SEAT_GRACE_SECONDS = 3600  # no countdown task due during this test
     dani = cast[3]
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     await sockets[3].disconnect()
 
     @database_sync_to_async
     def deadline_passed():
-        seat = GameSeat.objects.get(game=game, user=dani)
+        seat = GameSeat.objects.get(game=started_game, user=dani)
         seat.deadline = timezone.now() - timedelta(seconds=1)
         seat.save(update_fields=["deadline"])
         return seat
@@ -187,16 +169,16 @@ async def test_the_task_run_twice_or_late_one_cancellation_no_error(worker, sett
         await database_sync_to_async(tasks.cancel_if_abandoned.delay)(seat.pk, seat.presence_epoch)
     await next_push(sockets[0], sent_to_salle, timeout=5)
     await asyncio.sleep(2 * SWEEP)  # the other two runs and a sweep
-    assert len(await end_rows(game)) == 1
+    assert len(await end_rows(started_game)) == 1
     output = worker.worker_output()
     assert "Traceback" not in output and "ERROR" not in output
     await close_all(sockets[:3])
 
 
 async def test_a_silent_socket_counts_as_gone_and_a_heartbeat_brings_it_back(
-    worker, grace, game, cast
+    worker, grace, started_game, cast
 ):
-    sockets = await seated(game, cast)
+    sockets = await seated(started_game, cast)
     await sockets[3].send_to(text_data=HEARTBEAT)
     await asyncio.sleep(0.3)
 
@@ -210,17 +192,19 @@ async def test_a_silent_socket_counts_as_gone_and_a_heartbeat_brings_it_back(
     await sockets[3].send_to(text_data=HEARTBEAT)  # the link was only slow
     assert AWAY not in await next_push(sockets[0], lambda p: "tseat__presence" in p, timeout=2)
     await asyncio.sleep(GRACE + 2 * SWEEP)
-    assert await status_of(game) == Game.Status.PLAYING
+    assert await status_of(started_game) == Game.Status.PLAYING
     await close_all(sockets)
 
 
-async def test_the_sweep_cancels_an_idle_game(worker, game, cast):
-    sockets = await seated(game, cast[:1])
+async def test_the_sweep_cancels_an_idle_game(worker, started_game, cast):
+    sockets = await seated(started_game, cast[:1])
     idle_since = timezone.now() - timedelta(minutes=31)
-    await database_sync_to_async(Game.objects.filter(pk=game.pk).update)(last_action_at=idle_since)
+    await database_sync_to_async(Game.objects.filter(pk=started_game.pk).update)(
+        last_action_at=idle_since
+    )
     payload = await next_push(sockets[0], sent_to_salle, timeout=5 * SWEEP + 5)
     assert "personne n'a joué pendant 30 minutes." in payload
-    assert await status_of(game) == Game.Status.CANCELLED
+    assert await status_of(started_game) == Game.Status.CANCELLED
     await close_all(sockets)
 
 

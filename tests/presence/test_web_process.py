@@ -19,15 +19,9 @@ from django.utils import timezone
 
 from games.models import Game, GameSeat, SeatConnection
 from tests import processes
-from tests.games.play_helpers import start_game
 from tests.presence.conftest import GRACE, SWEEP, WEB_PROCESS_LIMIT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
-
-
-@pytest.fixture
-def game(full_table):
-    return start_game(full_table, first_mano=0)
 
 
 @pytest.fixture
@@ -63,12 +57,12 @@ def game_and_seat(game, user):
 
 
 async def test_measure_a_killed_web_process_seat_is_cancelled_grace_after_it_died(
-    worker, daphne, game, cast
+    worker, daphne, started_game, cast
 ):
     server, port = daphne
     dani = cast[3]
     socket = await websockets.connect(
-        f"ws://127.0.0.1:{port}/ws/tables/{game.table_id}/",
+        f"ws://127.0.0.1:{port}/ws/tables/{started_game.table_id}/",
         origin=f"http://127.0.0.1:{port}",
         additional_headers={"Cookie": await session_cookie(dani)},
     )
@@ -79,7 +73,7 @@ async def test_measure_a_killed_web_process_seat_is_cancelled_grace_after_it_die
     await asyncio.to_thread(processes.stop, server, signal.SIGKILL)
     killed, started = timezone.now(), time.monotonic()
     limit = max(GRACE, WEB_PROCESS_LIMIT + SWEEP) + 2 * SWEEP + 5
-    while (found := await game_and_seat(game, dani))[0].status == Game.Status.PLAYING:
+    while (found := await game_and_seat(started_game, dani))[0].status == Game.Status.PLAYING:
         assert time.monotonic() - started < limit, "not cancelled in time"
         await asyncio.sleep(0.05)
     elapsed = time.monotonic() - started

@@ -6,21 +6,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.models import Game
-from games.services import salle
-
 HTMX = {"HX-Request": "true"}
 
 
 def policy(response) -> dict[str, list[str]]:
     directives = [part.split() for part in response["Content-Security-Policy"].split(";")]
     return {words[0]: words[1:] for words in directives if words}
-
-
-@pytest.fixture
-def started_game(ane, full_table):
-    salle.table_start(user=ane, table_id=full_table.pk)
-    return Game.objects.get(table=full_table)
 
 
 @pytest.fixture

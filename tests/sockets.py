@@ -1,0 +1,81 @@
+"""Opening the site's sockets in tests, through the real stack (musweb.asgi.application: the
+origin check, session auth, the Redis channel layer), so that a test sees what a browser would.
+Shared by the socket tests of games, presence and moderation."""
+
+import html
+import time
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from musweb.asgi import application
+
+#: the Origin header of a page of the site (the test client's host), which the sockets accept
+ORIGIN = (b"origin", b"http://testserver")
+SALLE_PATH = "/ws/salle/"
+
+
+def table_path(table_id) -> str:
+    return f"/ws/tables/{table_id}/"
+
+
+@database_sync_to_async
+def logged_in(user) -> Client:
+    """A test client with a session of `user` (no log-in form, so no throttling)."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def cookie(client: Client) -> tuple[bytes, bytes]:
+    """The Cookie header that carries `client`'s session to a socket."""
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+async def session_cookie(user) -> tuple[bytes, bytes]:
+    """A Cookie header of a new session of `user`."""
+    return cookie(await logged_in(user))
+
+
+async def connect(user=None, *, origin=ORIGIN, path=SALLE_PATH):
+    """(communicator, connected): a socket of `user` (anonymous if None) opened from `origin`
+    (no Origin header if None)."""
+    headers = [origin] if origin else []
+    if user is not None:
+        headers.append(await session_cookie(user))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect(timeout=5)
+    return communicator, connected
+
+
+async def connect_table(user, table_id):
+    return await connect(user, path=table_path(table_id))
+
+
+async def rendered_socket(path, user, timeout=5):
+    """A connected socket of `user` whose first push, the full render every connect sends,
+    has been read, so that the test's next receive is a change."""
+    communicator, connected = await connect(user, path=path)
+    assert connected
+    await communicator.receive_from(timeout=timeout)
+    return communicator
+
+
+async def receive_version(communicator, version, timeout=5):
+    """The next table push showing `version` (older ones, if any, are skipped)."""
+    while True:
+        payload = await communicator.receive_from(timeout=timeout)
+        if f'data-version="{version}"' in payload:
+            return payload
+
+
+async def next_push(communicator, predicate, timeout):
+    """The first push (unescaped) that satisfies `predicate`, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no such push in time"
+        payload = html.unescape(await communicator.receive_from(timeout=left))
+        if predicate(payload):
+            return payload
