@@ -96,7 +96,8 @@ class UserSocket(AsyncWebsocketConsumer):
         return user if user is not None and user.is_authenticated else None
 
     def page_path(self) -> str:
-        """The address of the page this socket belongs to."""
+        """Where the page goes when the user's session may have ended: a session still valid
+        shows that page again, an ended one leads to the login page."""
         raise NotImplementedError
 
     async def join(self, *groups: str) -> None:
