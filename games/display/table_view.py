@@ -13,10 +13,17 @@ Forms post ``type``, ``version`` and, by type, ``amount`` (bet), ``to`` (raise) 
 A consumer rendering without a request may put ``csrf_token`` in the context itself.
 
 ``presence``: ``{seat: seconds_left}`` of the away seats; static/js/live.js ticks the clock.
+
+``clock``: the game's turn clock (``Game.clock``, None for a game without one) and ``now_ms``
+the server's time it is read at: each seat gets its decision time and reserve left, drawn with
+the deadline and the server's now as data attributes that static/js/clock.js counts down, so a
+reload shows the stored deadline, never a guess. Its ``timed_out`` entries mark the words (and
+the deal) the clock made, "temps écoulé".
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from django.utils.translation import gettext as _
@@ -118,6 +125,81 @@ def clock(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def clock_ms(ms: int) -> str:
+    """Milliseconds left as the countdown shows them, whole seconds rounded up: 4001 -> "0:05"."""
+    return clock(-(-max(0, ms) // 1000))
+
+
+#: A running clock is marked for its last seconds (a colour and the words "dernières secondes").
+URGENT_MS = 5000
+
+
+def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> View:
+    """One seat's clock: while it runs (``deadline`` set), the decision time left (``limit_seconds``
+    from ``started``), then the reserve it eats; otherwise the reserve it still has."""
+    reserve_ms = int(entry["reserve_ms"])
+    deadline = entry["deadline"]
+    if deadline is None:
+        return {"running": False, "reserve_left": clock_ms(reserve_ms), "urgent": False}
+    turn_ends = min(int(entry["started"]) + round(limit_seconds * 1000), int(deadline))
+    turn_left = max(0, turn_ends - now_ms)
+    # A decision without a reserve (the deal) has its deadline at its limit: the reserve is kept.
+    reserve_left = (
+        min(reserve_ms, max(0, int(deadline) - max(now_ms, turn_ends)))
+        if deadline > turn_ends
+        else reserve_ms
+    )
+    return {
+        "running": True,
+        "now": now_ms,
+        "turn_ends": turn_ends,
+        "deadline": int(deadline),
+        "turn_left": clock_ms(turn_left),
+        "reserve_left": clock_ms(reserve_left),
+        "in_reserve": turn_left == 0,
+        "urgent": int(deadline) - now_ms <= URGENT_MS,
+    }
+
+
+def build_clocks(
+    game_clock: Mapping[str, Any] | None, observation: Observation, now_ms: int
+) -> list[View | None]:
+    """Each seat's clock by seat number (all None for a game without a clock)."""
+    if not game_clock or observation["status"] == "finished":
+        return [None] * 4
+    limit = game_clock["deal"] if observation["status"] == "hand_over" else game_clock["turn"]
+    return [seat_clock(entry, float(limit), now_ms) for entry in game_clock["seats"]]
+
+
+def timed_out_words(game_clock: Mapping[str, Any] | None, observation: Observation) -> set[int]:
+    """The indexes of this hand's words the clock made: for each ``timed_out`` entry of the
+    hand, the seat's first word from the entry's ``words`` on."""
+    made: set[int] = set()
+    words = observation["words"]
+    for entry in (game_clock or {}).get("timed_out", []):
+        if entry["hand"] != observation["hand_number"] or entry["type"] == "deal":
+            continue
+        index = next(
+            (i for i in range(entry["words"], len(words)) if words[i]["seat"] == entry["seat"]),
+            None,
+        )
+        if index is not None:
+            made.add(index)
+    return made
+
+
+def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observation) -> bool:
+    """Whether this hand was dealt by the clock (the host's deal at the end of the hand before)."""
+    return any(
+        entry["type"] == "deal" and entry["hand"] + 1 == observation["hand_number"]
+        for entry in (game_clock or {}).get("timed_out", [])
+    )
+
+
+def timed_out_text(text: str) -> str:
+    return _("%(word)s (temps écoulé)") % {"word": text}
+
+
 # ---------------------------------------------------------------- regions, in template order
 
 
@@ -141,10 +223,18 @@ def build_scoreboard(
 
 
 def build_seats(
-    observation: Observation, players: list[str], viewer: int, presence: dict[int, int]
+    observation: Observation,
+    players: list[str],
+    viewer: int,
+    presence: dict[int, int],
+    clocks: list[View | None] | None = None,
+    by_clock: set[int] | None = None,
 ) -> list[View]:
     """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
-    (top), left."""
+    (top), left; each with its ``clock`` (:func:`build_clocks`) and its last word, "temps
+    écoulé" when the clock made it (``by_clock``: :func:`timed_out_words`)."""
+    clocks = clocks or [None] * 4
+    by_clock = by_clock or set()
     to_act = set(observation["to_act"])
     ready = observation["discard_ready"]
     words = observation["words"]
@@ -153,7 +243,11 @@ def build_seats(
     seats = []
     for offset in range(4):
         seat = (viewer + offset) % 4
-        last = next((w for w in reversed(words) if w["seat"] == seat), None)
+        spoken = [i for i, word in enumerate(words) if word["seat"] == seat]
+        last_index = spoken[-1] if spoken else None
+        last_word = vocabulary.word_text(words[last_index]) if last_index is not None else ""
+        if last_index in by_clock:
+            last_word = timed_out_text(last_word)
         changed = [r[seat] for r in observation["discard_rounds"]]
         decl = [
             {"lance": vocabulary.lance_name(lance), "has": values[seat]}
@@ -175,7 +269,9 @@ def build_seats(
                 "discard_ready": ready[seat] if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
-                "last_word": vocabulary.word_text(last) if last else "",
+                "last_word": last_word,
+                "last_word_timed_out": last_index in by_clock,
+                "clock": clocks[seat],
                 "declarations": decl,
                 "backs": range(0 if offset == 0 else 4),
                 "away": away is not None,
@@ -409,9 +505,25 @@ def lance_result_text(record: LanceRecord, players: list[str], teams: list[str])
     return text + "."
 
 
-def build_log(observation: Observation, players: list[str], teams: list[str]) -> list[View]:
-    """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached."""
+def build_log(
+    observation: Observation,
+    players: list[str],
+    teams: list[str],
+    by_clock: set[int] | None = None,
+    dealt_by_clock: bool = False,
+) -> list[View]:
+    """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached; the
+    words the clock made (``by_clock``) and a deal it made say "temps écoulé"."""
+    by_clock = by_clock or set()
     sections: list[View] = []
+    if dealt_by_clock:
+        sections.append(
+            {
+                "key": "deal",
+                "title": _("Donne"),
+                "lines": [_("Main distribuée automatiquement (temps écoulé).")],
+            }
+        )
 
     def section(key: Lance | Literal["mus"]) -> View:
         if not sections or sections[-1]["key"] != key:
@@ -419,11 +531,10 @@ def build_log(observation: Observation, players: list[str], teams: list[str]) ->
             sections.append({"key": key, "title": title, "lines": []})
         return sections[-1]
 
-    for word in observation["words"]:
+    for index, word in enumerate(observation["words"]):
         lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
-        section(lance or "mus")["lines"].append(
-            vocabulary.word_sentence(word, players[word["seat"]])
-        )
+        line = vocabulary.word_sentence(word, players[word["seat"]])
+        section(lance or "mus")["lines"].append(timed_out_text(line) if index in by_clock else line)
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
@@ -543,6 +654,8 @@ def build_table(
     host_seat: int | None = None,
     presence: dict[int, int] | None = None,
     team_names: list[str] | None = None,
+    game_clock: Mapping[str, Any] | None = None,
+    now_ms: int = 0,
 ) -> View:
     """The whole view model of the table for one viewer (the public view sits at seat 0)."""
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
@@ -552,9 +665,19 @@ def build_table(
         host_name: str | None = _("L'hôte")
     else:
         host_name = None if host_seat == viewer else players[host_seat]
-    seats = build_seats(observation, players, viewer, presence or {})
-    turn = build_turn(observation, players, viewer, host_name)
+    clocks = build_clocks(game_clock, observation, now_ms)
+    by_clock = timed_out_words(game_clock, observation)
+    seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock)
     scoreboard = build_scoreboard(observation, players, viewer, teams)
+    turn = build_turn(observation, players, viewer, host_name)
+    # The viewer's own running clock is also shown where they decide: the panel, the deal.
+    mine = clocks[viewer] if seat is not None else None
+    running = mine if mine is not None and mine["running"] else None
+    panel = build_panel(observation, players, viewer, turn, host_seat)
+    panel["clock"] = running if panel["active"] else None
+    score_screen = build_score_screen(observation, players, viewer, teams, host_seat, scoreboard)
+    if score_screen is not None:
+        score_screen["clock"] = running if score_screen["can_deal"] else None
     kings = observation["kings"]
     return {
         "version": observation["version"],
@@ -570,11 +693,11 @@ def build_table(
         "my_cards": [card_view(c, kings) for c in observation["my_cards"] or []],
         "can_discard": any(a["type"] == "discard" for a in observation["legal"]),
         "lance_status": build_lance_status(observation, players, teams),
-        "log": build_log(observation, players, teams),
-        "panel": build_panel(observation, players, viewer, turn, host_seat),
-        "score_screen": build_score_screen(
-            observation, players, viewer, teams, host_seat, scoreboard
+        "log": build_log(
+            observation, players, teams, by_clock, dealt_by_clock(game_clock, observation)
         ),
+        "panel": panel,
+        "score_screen": score_screen,
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
     }
 
@@ -592,6 +715,8 @@ def table_context(
     flash: str | None = None,
     presence: dict[int, int] | None = None,
     team_names: list[str] | None = None,
+    game_clock: Mapping[str, Any] | None = None,
+    now_ms: int = 0,
 ) -> View:
     """The template context of games/table.html and each of its partials."""
     return {
@@ -602,6 +727,8 @@ def table_context(
             host_seat=host_seat,
             presence=presence,
             team_names=team_names,
+            game_clock=game_clock,
+            now_ms=now_ms,
         ),
         "action_url": action_url,
         "salle_url": salle_url,
