@@ -1,9 +1,13 @@
 """The table's posted decision form -> (version, engine action). Only the shape is checked here
-(known type, integers where integers go); whether the action is legal is the engine's call."""
+(known type, integers where integers go); whether the action is legal is the engine's call.
+Also the choices of the salle's "open a table" form that are not plain model choices."""
 
+from django.conf import settings
 from django.http import QueryDict
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Table
 from games.services.errors import Refused
 
 MESSAGE_MALFORMED = _("Action incompréhensible : rechargez la page.")
@@ -44,3 +48,30 @@ def _integer(value, message: str) -> int:
     if not -(2**31) < number < 2**31:
         raise ActionFormError(message)
     return number
+
+
+def clock_choices() -> list[tuple[str, str]]:
+    """(value, label) of each turn clock a table may be opened with, in the order of
+    Table.Clock, labelled with its seconds from settings.TURN_CLOCKS, e.g. « Rapide (15 s + 1 min
+    de réserve) ». The field is named "clock"; settings.TURN_CLOCK_DEFAULT is checked."""
+    choices = []
+    for value, name in Table.Clock.choices:
+        turn, reserve = settings.TURN_CLOCKS[value]
+        label = gettext("%(speed)s (%(turn)s + %(reserve)s de réserve)") % {
+            "speed": name,
+            "turn": duration_text(turn),
+            "reserve": duration_text(reserve),
+        }
+        choices.append((value, label))
+    return choices
+
+
+def duration_text(seconds: float) -> str:
+    """« 15 s », « 1 min », « 1 min 30 s »: a clock's duration, as the salle writes it."""
+    whole = round(seconds)
+    minutes, rest = divmod(whole, 60)
+    if not minutes:
+        return gettext("%(seconds)d s") % {"seconds": rest}
+    if not rest:
+        return gettext("%(minutes)d min") % {"minutes": minutes}
+    return gettext("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}

@@ -20,12 +20,22 @@ class Table(models.Model):
         PLAYING = "playing", _("en jeu")
         CLOSED = "closed", _("fermée")
 
+    class Clock(models.TextChoices):
+        """The turn clock's speed (seconds in settings.TURN_CLOCKS), copied into the game."""
+
+        RAPIDE = "rapide", _("Rapide")
+        NORMAL = "normal", _("Normal")
+        LENT = "lent", _("Lent")
+
     ACTIVE_STATUSES = (Status.OPEN, Status.PLAYING)
 
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables"
     )
     kings = models.IntegerField(_("modalité"), choices=Kings.choices)
+    clock = models.CharField(
+        _("temps de jeu"), max_length=8, choices=Clock.choices, default=Clock.NORMAL
+    )
     status = models.CharField(
         _("statut"), max_length=8, choices=Status.choices, default=Status.OPEN
     )
@@ -42,6 +52,9 @@ class Table(models.Model):
             models.CheckConstraint(condition=Q(kings__in=[4, 8]), name="table_kings_4_or_8"),
             models.CheckConstraint(
                 condition=Q(status__in=["open", "playing", "closed"]), name="table_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(clock__in=["rapide", "normal", "lent"]), name="table_clock_valid"
             ),
         ]
         indexes = [
@@ -103,7 +116,11 @@ class Game(models.Model):
     """The partie played at a started table. `state` is the engine's whole state: it holds the
     decks and the pioche, so it is never rendered; players only ever see
     `games.engine.observation(state, their_seat)`. `version` counts the rows of the action log
-    (see GameAction): a form rendered at another version is stale."""
+    (see GameAction): a form rendered at another version is stale.
+
+    `clock` is the turn clock (games.services.clock: its speed, durations and each seat's
+    running deadline and reserve, in epoch milliseconds); {} for a game started without one.
+    `turn_deadline` is its earliest running deadline, for the sweep."""
 
     class Status(models.TextChoices):
         PLAYING = "playing", _("en cours")
@@ -123,6 +140,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.TextField(_("motif de fin"), blank=True, default="")
     last_action_at = models.DateTimeField(default=timezone.now)
+    clock = models.JSONField(_("pendule"), default=dict, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("partie")
@@ -143,7 +162,13 @@ class Game(models.Model):
                 fields=["last_action_at"],
                 condition=Q(status="playing"),
                 name="game_playing_idle_idx",
-            )
+            ),
+            # The sweep finds the clocks that ran out: only the running ones are indexed.
+            models.Index(
+                fields=["turn_deadline"],
+                condition=Q(turn_deadline__isnull=False),
+                name="game_turn_deadline_idx",
+            ),
         ]
 
     def __str__(self):

@@ -6,14 +6,15 @@ games.services.deadlines), and the beat schedule names them too (CELERY_BEAT_SCH
 module imports the services it calls. The names `games.tasks.*` are what queued messages and
 the schedule hold: keep them.
 
-Both ack late and are re-queued if their worker dies (`acks_late`, `reject_on_worker_lost`);
-both are idempotent, so running twice or late does no harm. Nothing here is ever revoked: a
-seat that comes back makes the check a no-op through its presence epoch.
+All ack late and are re-queued if their worker dies (`acks_late`, `reject_on_worker_lost`);
+all are idempotent, so running twice or late does no harm. Nothing here is ever revoked: a
+seat that comes back makes the check a no-op through its presence epoch, a player who acted
+makes the turn clock's check a no-op through the game's moved deadline.
 """
 
 from celery import shared_task
 
-from games.services import deadlines, sweep
+from games.services import deadlines, sweep, turn_clock
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -26,3 +27,9 @@ def cancel_if_abandoned(seat_id: int, epoch: int) -> bool:
 def sweep_abandoned() -> dict:
     """Every SWEEP_SECONDS (CELERY_BEAT_SCHEDULE): the safety net of the deadlines."""
     return sweep.sweep()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def turn_time_out(game_id: int) -> int:
+    """Due at the game's earliest turn deadline: decide for the seats out of time, if still so."""
+    return turn_clock.turn_time_out(game_id=game_id)

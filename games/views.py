@@ -45,7 +45,12 @@ def salle(request):
 def table_create(request):
     kings = _int_or_none(request.POST.get("kings"))
     return _act(
-        request, salle_service.table_create, opening=True, kings=kings if kings is not None else -1
+        request,
+        salle_service.table_create,
+        opening=True,
+        kings=kings if kings is not None else -1,
+        # Absent (an older form): the default speed; anything else the service checks.
+        clock=request.POST.get("clock") or None,
     )
 
 

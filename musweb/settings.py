@@ -28,6 +28,15 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def env_pair(name: str, default: tuple[float, float]) -> tuple[float, float]:
+    """Two numbers "a,b" from the environment, e.g. TURN_CLOCK_NORMAL="30,120"."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    first, second = (float(item) for item in value.split(","))
+    return first, second
+
+
 def local_secret_key(path: Path) -> str:
     """The key kept in `path` (mode 600, outside git), made on first use. Every process of the
     site reads the same file; the first to get there writes it, atomically (link fails if
@@ -290,6 +299,17 @@ HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
+# The turn clock (games.services.clock, games.services.turn_clock): per speed chosen when a table
+# is opened, the seconds of one decision and of the seat's reserve for the whole partie
+# (TURN_CLOCK_RAPIDE="15,60" overrides one). DEAL_SECONDS bounds the host's deal from the score
+# screen (no reserve). A seat whose clock runs out CLOCK_MISSES_LIMIT decisions in a row is gone.
+TURN_CLOCKS: dict[str, tuple[float, float]] = {
+    speed: env_pair(f"TURN_CLOCK_{speed.upper()}", default)
+    for speed, default in (("rapide", (15, 60)), ("normal", (30, 120)), ("lent", (90, 300)))
+}
+TURN_CLOCK_DEFAULT = os.environ.get("TURN_CLOCK_DEFAULT", "normal")
+DEAL_SECONDS = float(os.environ.get("DEAL_SECONDS", "60"))
+CLOCK_MISSES_LIMIT = int(os.environ.get("CLOCK_MISSES_LIMIT", "3"))
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-abandoned": {
         "task": "games.tasks.sweep_abandoned",

@@ -3,15 +3,20 @@
 
 - `game_create`: called by `salle.table_start`, in its transaction.
 - `game_apply_action`: one player's decision (the table's POST endpoint, which names the game
-  by its table).
+  by its table). It and the decision the site makes for a seat out of time
+  (games.services.turn_clock) go through the one `game_play_locked`: the same version check,
+  the same engine call, the same writes; the turn clock (games.services.clock) is advanced in the
+  game row saved anyway, and its task scheduled on commit when the earliest deadline moved.
 - `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
   moderation): status, result of each player, the end row of the log, the table closed and its
   seats freed, the broadcasts. A caller that already holds the game's lock (deadlines,
   moderation) calls `game_finish_locked`.
 """
 
+import logging
 import secrets
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
@@ -20,8 +25,13 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine, selectors
 from games.display import vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
-from games.services import locks
+from games.services import clock, locks
 from games.services.errors import GameOver, IllegalMove, NotSeated, StaleVersion
+
+log = logging.getLogger(__name__)
+
+#: Enqueued by name: nothing imports games.tasks (see its docstring).
+TURN_TIME_OUT = "games.tasks.turn_time_out"
 
 
 def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> Game:
@@ -31,12 +41,25 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
     if first_mano is None:
         first_mano = rng.randrange(4)
     state = engine.new_partie(kings=table.kings, first_mano=first_mano, decks=decks, shuffler=rng)
+    seats = list(table.seats.all())
+    host_seat = next(seat.number for seat in seats if seat.user_id == table.host_id)
+    now = timezone.now()
+    turn_clock = clock.advance(
+        clock.new_clock(table.clock), state, host_seat=host_seat, now=_ms(now)
+    )
     game = Game.objects.create(
-        table=table, kings=table.kings, state=state, version=state["version"]
+        table=table,
+        kings=table.kings,
+        state=state,
+        version=state["version"],
+        last_action_at=now,
+        clock=turn_clock,
+        turn_deadline=clock.to_datetime(clock.earliest_deadline(turn_clock)),
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in table.seats.all()
+        GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in seats
     )
+    _schedule_turn_time_out(game)
     return game
 
 
@@ -52,32 +75,82 @@ def game_apply_action(
     with transaction.atomic():
         game = _lock_game_to_play(game_id, table_id=table_id)
         seat = _seat_number(game, user)
-        if game.status != Game.Status.PLAYING:
-            raise GameOver(_("La partie est terminée."))
-        if version != game.version:
-            raise StaleVersion(vocabulary.STALE_VERSION)
-        # The engine lets any seat deal (docs/replay.md); at the site the host deals from the score
-        # screen, and a forged "deal" from another seat is refused here.
-        is_deal = isinstance(action, dict) and action.get("type") == "deal"
-        if is_deal and user.pk != game.table.host_id:
-            raise IllegalMove(vocabulary.NOT_HOST_DEAL, "not_host")
-        try:
-            state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
-        except engine.IllegalAction as error:
-            message = vocabulary.illegal_message(error.code, error.params)
-            raise IllegalMove(message, error.code) from None
-        game.state, game.version, game.last_action_at = state, state["version"], timezone.now()
-        played = GameAction(
-            game=game, seq=game.version, seat=seat, kind=GameAction.Kind.PLAY, payload=action
-        )
-        if state["status"] == "finished":
-            reason = _("Partie gagnée.")
-            _finish(game, status=Game.Status.FINISHED, reason=reason, by=None, log=[played])
-        else:
-            played.save()
-            game.save(update_fields=["state", "version", "last_action_at", "updated"])
-            broadcast.game_changed(game.pk, game.version)
+        game_play_locked(game=game, seat=seat, version=version, action=action)
     return game
+
+
+def game_play_locked(
+    *, game: Game, seat: int, version: int, action: dict, timed_out: bool = False, now=None
+) -> Game:
+    """Apply `seat`'s `action` to `game`, locked by the caller with its table and seats
+    (locks.game_to_play), if it is playing and still at `version`: the player's click, or
+    (`timed_out`) the decision the site makes for a seat whose clock ran out. The clock
+    advances in the same UPDATE of the game; the task of its new earliest deadline is queued
+    on commit."""
+    if game.status != Game.Status.PLAYING:
+        raise GameOver(_("La partie est terminée."))
+    if version != game.version:
+        raise StaleVersion(vocabulary.STALE_VERSION)
+    # The engine lets any seat deal (docs/replay.md); at the site the host deals from the score
+    # screen, and a forged "deal" from another seat is refused here.
+    host_seat = _host_seat(game)
+    is_deal = isinstance(action, dict) and action.get("type") == "deal"
+    if is_deal and seat != host_seat:
+        raise IllegalMove(vocabulary.NOT_HOST_DEAL, "not_host")
+    try:
+        state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
+    except engine.IllegalAction as error:
+        message = vocabulary.illegal_message(error.code, error.params)
+        raise IllegalMove(message, error.code) from None
+    now = now or timezone.now()
+    game.state, game.version, game.last_action_at = state, state["version"], now
+    game.clock = clock.advance(
+        game.clock, state, host_seat=host_seat, now=_ms(now), acted=seat, timed_out=timed_out
+    )
+    deadline_before = game.turn_deadline
+    game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
+    played = GameAction(
+        game=game, seq=game.version, seat=seat, kind=GameAction.Kind.PLAY, payload=action, at=now
+    )
+    if state["status"] == "finished":
+        reason = _("Partie gagnée.")
+        _finish(game, status=Game.Status.FINISHED, reason=reason, by=None, log=[played])
+        return game
+    played.save()
+    game.save(update_fields=[*GAME_PLAY_FIELDS])
+    broadcast.game_changed(game.pk, game.version)
+    if game.turn_deadline != deadline_before:
+        _schedule_turn_time_out(game)
+    return game
+
+
+#: The game's columns one decision changes: a single UPDATE.
+GAME_PLAY_FIELDS = ("state", "version", "last_action_at", "updated", "clock", "turn_deadline")
+
+
+def _ms(moment) -> int:
+    return round(moment.timestamp() * 1000)
+
+
+def _host_seat(game: Game) -> int | None:
+    """The host's seat, from the game's table and prefetched seats (no query)."""
+    return next((s.number for s in game.seats.all() if s.user_id == game.table.host_id), None)
+
+
+def _schedule_turn_time_out(game: Game) -> None:
+    """Queue the check of the game's earliest deadline for then, after commit. A task that
+    finds the deadline moved does nothing; one the broker could not take is the sweep's."""
+    if game.turn_deadline is None:
+        return
+    game_id, deadline = game.pk, game.turn_deadline
+
+    def send():
+        try:
+            current_app.send_task(TURN_TIME_OUT, args=(game_id,), eta=deadline)
+        except Exception:
+            log.warning("game %s: the turn clock's check was not queued; the sweep will", game_id)
+
+    transaction.on_commit(send)
 
 
 def game_finish(*, game: Game, status: str, reason: str, by=None) -> Game:
@@ -110,10 +183,11 @@ def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
     game.status, game.end_reason, game.finished_at = status, reason, now
     game.winning_team = game.state["winner"] if status == Game.Status.FINISHED else None
     game.version += 1
+    game.clock, game.turn_deadline = clock.stopped(game.clock), None
     game.save(
         update_fields=[
-            *("state", "version", "last_action_at", "updated", "status"),
-            *("winning_team", "finished_at", "end_reason"),
+            *GAME_PLAY_FIELDS,
+            *("status", "winning_team", "finished_at", "end_reason"),
         ]
     )
     by_id = getattr(by, "pk", None)

@@ -38,14 +38,18 @@ def salle_write_count(*, user, opening: bool = False) -> None:
             )
 
 
-def table_create(*, user, kings: int) -> Table:
-    """Open a table with the given modality; the host sits at seat 0."""
+def table_create(*, user, kings: int, clock: str | None = None) -> Table:
+    """Open a table with the given modality and turn clock (a Table.Clock value; None: the
+    TURN_CLOCK_DEFAULT); the host sits at seat 0."""
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
+    clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
+    if clock not in Table.Clock.values:
+        raise SalleError(_("Choisissez un temps de jeu : rapide, normal ou lent."))
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
-        table = Table.objects.create(host=user, kings=kings)
+        table = Table.objects.create(host=user, kings=kings, clock=clock)
         _insert_seat(table=table, user=user, number=0)
         broadcast.salle_changed()
     return table

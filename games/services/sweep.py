@@ -8,17 +8,20 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
-from games.services import deadlines, presence, salle
+from games.services import deadlines, presence, salle, turn_clock
 
 log = logging.getLogger(__name__)
 
 
 def sweep(*, now=None) -> dict[str, int]:
-    """The beat task's work, every SWEEP_SECONDS: expire silent sockets, cancel the seats whose
-    deadline passed, the games idle for too long, close the open tables nobody looks at.
+    """The beat task's work, every SWEEP_SECONDS: expire silent sockets, decide for the seats
+    whose turn clock ran out (a lost task, a dead worker), cancel the seats whose deadline
+    passed, the games idle for too long, close the open tables nobody looks at.
     Each step goes through the same guarded services as everything else."""
     now = now or timezone.now()
     expired = presence.connections_expire(now=now)
+    clocks = Game.objects.filter(turn_deadline__lte=now).values_list("pk", flat=True)
+    timed_out = sum(turn_clock.turn_time_out(game_id=pk, now=now) for pk in clocks)
     due = GameSeat.objects.filter(deadline__lte=now).values_list("pk", flat=True)
     abandoned = sum(
         deadlines.game_cancel_if_abandoned(seat_id=pk, now=now) is not None for pk in due
@@ -35,7 +38,13 @@ def sweep(*, now=None) -> dict[str, int]:
         salle.table_close_if_idle(table_id=pk, now=now) is not None
         for pk in unseen.values_list("pk", flat=True)
     )
-    counts = {"expired": expired, "abandoned": abandoned, "idle": idle, "closed": closed}
+    counts = {
+        "expired": expired,
+        "timed_out": timed_out,
+        "abandoned": abandoned,
+        "idle": idle,
+        "closed": closed,
+    }
     if any(counts.values()):
         log.info("sweep: %s", counts)
     return counts

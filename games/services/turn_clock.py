@@ -1,0 +1,73 @@
+"""The decisions the site makes for the seats whose clock ran out (docs/rules.md section 10).
+
+Every decision a seat has to make starts its clock (games.services.clock, advanced by
+games.services.play in the game row it saves anyway); the game's earliest deadline is
+`Game.turn_deadline`. A task is queued on commit for that instant (play's
+`_schedule_turn_time_out`) and the beat sweep (games.services.sweep) takes the deadlines a lost
+task or a dead worker left behind. Both call `turn_time_out`, which locks the game and plays
+`engine.timeout_action` through `play.game_play_locked`, the path and version check of a click:
+run three times, it applies the decision once (the deadline moved on); after the player's own
+click, nothing (the deadline was cleared). A seat's clock runs whether it is connected or not.
+
+A seat whose clock runs out CLOCK_MISSES_LIMIT decisions in a row is gone: the partie is
+cancelled through the Finisher, with a reason naming the player. Its own decision resets the
+count.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import engine
+from games.display import vocabulary
+from games.models import Game
+from games.services import clock, locks, play
+
+log = logging.getLogger(__name__)
+
+
+def turn_time_out(*, game_id: int, now=None) -> int:
+    """Make the decision of every seat of the game whose deadline has passed at `now`, in seat
+    order (who must act is read again after each), or cancel the partie when that seat's misses
+    reach CLOCK_MISSES_LIMIT. Idempotent; returns the number of decisions made (a cancellation
+    counts as one)."""
+    now = now or timezone.now()
+    made = 0
+    with transaction.atomic():
+        game = locks.game_to_play(game_id=game_id)
+        while game is not None and game.status == Game.Status.PLAYING:
+            seat = clock.first_due(game.clock, round(now.timestamp() * 1000))
+            if seat is None:
+                break
+            made += 1
+            _time_out(game, seat, now)
+    if made:
+        log.info("game %s: %d decision(s) out of time", game_id, made)
+    return made
+
+
+def _time_out(game: Game, seat: int, now) -> None:
+    """The decision for the locked `game`'s `seat`, out of time, or the partie cancelled."""
+    limit = settings.CLOCK_MISSES_LIMIT
+    if game.clock["seats"][seat]["misses"] + 1 >= limit:
+        name = next(s.user.username for s in game.seats.all() if s.number == seat)
+        reason = vocabulary.ABSENT_AT_TABLE % {"name": name, "count": limit}
+        play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
+        return
+    try:
+        action = engine.timeout_action(game.state, seat)
+    except engine.IllegalAction:
+        # A deadline left on a seat with nothing to do (never written so; kept safe): drop it.
+        log.warning("game %s: seat %s had a running clock and no decision", game.pk, seat)
+        game.clock = clock.stopped_seat(game.clock, seat)
+        game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
+        game.save(update_fields=["clock", "turn_deadline", "updated"])
+        return
+    game.clock = clock.record_timeout(game.clock, game.state, seat, action)
+    play.game_play_locked(
+        game=game, seat=seat, version=game.version, action=action, timed_out=True, now=now
+    )
