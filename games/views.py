@@ -29,7 +29,7 @@ def home(request):
 @login_not_required
 @require_GET
 def rules(request):
-    return render(request, "rules.html")
+    return render(request, "rules.html", fragments.rules_context())
 
 
 @require_GET

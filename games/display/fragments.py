@@ -1,6 +1,7 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+import time
 from collections.abc import Collection
 
 from django.conf import settings
@@ -8,7 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, selectors
+from games import engine, forms, selectors
 from games.display import game_cache, table_view
 from games.models import Game, Table
 
@@ -32,7 +33,30 @@ def salle_context(user, page: int = 1) -> dict:
         "open_count": salle.open_count,
         "playing_count": salle.playing_count,
         "kings_choices": Table.Kings.choices,
+        "clock_choices": forms.clock_choices(),
+        "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
+    }
+
+
+def rules_context() -> dict:
+    """The numbers of the rules page's clock section, from the settings: each speed's label,
+    seconds per decision and of reserve (« 15 s », « 1 min »), the host's deal, the misses."""
+    speeds = []
+    for value, label in Table.Clock.choices:
+        turn, reserve = settings.TURN_CLOCKS[value]
+        speeds.append(
+            {
+                "label": label,
+                "turn": forms.duration_text(turn),
+                "reserve": forms.duration_text(reserve),
+                "default": value == settings.TURN_CLOCK_DEFAULT,
+            }
+        )
+    return {
+        "clock_speeds": speeds,
+        "deal": forms.duration_text(settings.DEAL_SECONDS),
+        "clock_misses": settings.CLOCK_MISSES_LIMIT,
     }
 
 
@@ -83,7 +107,8 @@ def salle_fragment(
 def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
     """The context of games/table.html for the player at `seat` (the game's seats and table
     prefetched). Built from `observation(state, seat)` only: never another seat's view; the
-    away seats show the seconds left before the partie is cancelled."""
+    away seats show the seconds left before the partie is cancelled, every seat its turn clock
+    (Game.clock, read against this server's time)."""
     seats = list(game.seats.all())
     host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
     away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
@@ -97,6 +122,8 @@ def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
         ws_url=table_socket_url(game.table_id),
         flash=flash,
         presence=away,
+        game_clock=game.clock,
+        now_ms=int(time.time() * 1000),
     )
     context["heartbeat_ms"] = heartbeat_ms()
     return context
