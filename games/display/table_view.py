@@ -83,6 +83,8 @@ def card_view(code: str, kings: Kings = 4) -> View:
         "letter": str(vocabulary.RANK_LETTERS.get(rank, "")),
         "suit": vocabulary.SUIT_SLUGS[suit],
         "suit_name": str(vocabulary.SUIT_NAMES[suit]),
+        # drawn by scripts/draw_cards.py; a static path for {% static %}
+        "image": f"cards/{code}.svg",
     }
 
 

@@ -197,10 +197,10 @@ def test_my_four_cards_with_labels_and_backs_for_the_others():
 
 
 def card_faces(html: str) -> dict[str, tuple[str, str]]:
-    """{card code: (screen-reader name, small text of its corner)} of the faces in `html`."""
+    """{card code: (screen-reader name, the 8-rois note written over it)} of the faces in `html`."""
     found = re.findall(
-        r'data-card="(\w+)" role="img" aria-label="([^"]+)">'
-        r'<span class="card__corner" aria-hidden="true">\w+<small>([^<]*)</small>',
+        r'data-card="(\w+)" role="img" aria-label="([^"]+)"><img [^>]*>'
+        r'(?:<span class="card__counts-as" aria-hidden="true">([^<]*)</span>)?',
         html,
     )
     return {code: (name.replace("&#x27;", "'"), small) for code, name, small in found}
@@ -210,8 +210,8 @@ def test_with_eight_kings_threes_and_twos_say_what_they_count_as():
     # seat 0 holds 12o 3c 7e 1b, seat 2 holds 12c 2o 5e 6b (tests.presentation.observations)
     faces = card_faces(render_partial("my-hand", O.base(0, kings=8), P, 0))
     assert faces["3c"] == ("Trois de coupes (compte comme un roi)", "= roi")
-    assert faces["12o"] == ("Roi de deniers", "R") and faces["7e"] == ("Sept d'épées", "")
-    assert faces["1b"] == ("As de bâtons", "As")
+    assert faces["12o"] == ("Roi de deniers", "") and faces["7e"] == ("Sept d'épées", "")
+    assert faces["1b"] == ("As de bâtons", "")
     faces = card_faces(render_partial("my-hand", O.discard(2), P, 2))  # the checkbox faces too
     assert faces["2o"] == ("Deux de deniers (compte comme un as)", "= as")
     shown = card_faces(render_partial("score-screen", O.hand_over(1), P, 1))
