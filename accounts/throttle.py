@@ -10,6 +10,8 @@ aim at.
   carries a signed device cookie and skips this limit (OWASP's "device cookies"), so a flood of
   wrong passwords for a name never keeps its owner out of their usual browser.
 - Sign-ups: SIGNUPS_PER_IP accounts per address and hour.
+- Password resets: RESETS_PER_IP requests per client address and hour; past RESETS_PER_ADDRESS
+  for one e-mail address, no more mail is sent, with the same answer.
 
 Every check runs before the password is hashed, so a refused try costs no CPU. The counters are
 musweb.ratelimit's (Redis), shared by every web process.
@@ -105,3 +107,28 @@ def set_device_cookie(response, username: str) -> None:
         httponly=True,
         samesite="Lax",
     )
+
+
+# Password reset requests: each one may send a mail, so an address gets few (a flood of mails
+# to someone else's inbox) and a client few more (one client spraying addresses).
+RESETS_PER_IP = ratelimit.Limit("password-resets-ip", 10, 60 * 60)
+RESETS_PER_ADDRESS = ratelimit.Limit("password-resets-address", 3, 60 * 60)
+
+
+def reset_wait(request) -> int:
+    """Seconds before this client may ask another password reset (0: now)."""
+    ip = client_ip(request)
+    if ratelimit.exceeded(RESETS_PER_IP, ip):
+        log.info("password reset refused: too many requests from %s", ip)
+        return ratelimit.retry_after(RESETS_PER_IP, ip)
+    return 0
+
+
+def reset_requested(request, email: str) -> bool:
+    """Count a reset request; False when its address has had its share of mails this hour (the
+    answer the client sees stays the same, so it learns nothing about the address)."""
+    ratelimit.hit(RESETS_PER_IP, client_ip(request))
+    if ratelimit.hit(RESETS_PER_ADDRESS, email.strip().lower()):
+        log.info("password reset: no mail, too many requests for one address")
+        return False
+    return True

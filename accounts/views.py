@@ -1,14 +1,16 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import PasswordChangeView
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts import throttle
-from accounts.forms import SignupForm
+from accounts.forms import LoginForm, ResetRequestForm, SignupForm
 
 
 @login_not_required
@@ -41,3 +43,60 @@ class PasswordChange(PasswordChangeView):
         response = super().form_valid(form)
         messages.success(self.request, _("Votre mot de passe a été changé."))
         return response
+
+
+#: The log-in page's `?motif=` codes, each with the notice it shows to anyone who opens it. A
+#: code, never free text: the address says nothing about an account, and the reason of a
+#: suspension is shown only after the right password (accounts.forms.suspended_message).
+LOGIN_NOTICES = {
+    "suspension": _(
+        "Votre session a été fermée par la modération. Connectez-vous pour en connaître la raison."
+    ),
+}
+
+
+class Login(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs):
+        notice = LOGIN_NOTICES.get(self.request.GET.get("motif", ""))
+        return super().get_context_data(**kwargs, notice=notice)
+
+
+class PasswordReset(auth_views.PasswordResetView):
+    """Django's reset request, throttled per client and per address (accounts.throttle); the
+    answer is the same whether the address belongs to an account or not."""
+
+    form_class = ResetRequestForm
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def post(self, request, *args, **kwargs):
+        if wait := throttle.reset_wait(request):
+            context = self.get_context_data(refusal=throttle.wait_message(wait))
+            response = self.render_to_response(context, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        if not throttle.reset_requested(self.request, form.cleaned_data["email"]):
+            return HttpResponseRedirect(self.get_success_url())
+        return super().form_valid(form)
+
+
+class PasswordResetDone(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetComplete(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"

@@ -4,7 +4,8 @@ machine (plain HTTP on loopback), DEBUG=1 is development.
 Environment: DATABASE_URL, REDIS_URL, SECRET_KEY (else SECRET_KEY_FILE, generated once),
 DEBUG (off unless 1), ALLOWED_HOSTS (comma separated), CSRF_TRUSTED_ORIGINS (comma separated),
 SECURE (1 behind HTTPS: secure cookies, HSTS, redirect); CELERY_BROKER_URL, CELERY_QUEUE; the
-presence durations below (SEAT_GRACE_SECONDS, ...).
+presence durations below (SEAT_GRACE_SECONDS, ...); EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT,
+EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL.
 """
 
 import os
@@ -190,6 +191,31 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "games:salle"
 LOGOUT_REDIRECT_URL = "home"
+
+# Mail (the password reset links), one mailer (Django's MAILERS): EMAIL_BACKEND from the
+# environment, else the console (the mail printed in the web process's log) under DEBUG and
+# SMTP (EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS) otherwise.
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_BACKEND_PATH = os.environ.get(
+    "EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend" if DEBUG else SMTP_BACKEND
+)
+MAILERS = {
+    "default": {
+        "BACKEND": EMAIL_BACKEND_PATH,
+        "OPTIONS": {
+            "host": os.environ.get("EMAIL_HOST", "localhost"),
+            "port": int(os.environ.get("EMAIL_PORT", "25")),
+            "username": os.environ.get("EMAIL_HOST_USER", ""),
+            "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "use_tls": env_bool("EMAIL_USE_TLS", False),
+            "timeout": 10,
+        }
+        if EMAIL_BACKEND_PATH == SMTP_BACKEND
+        else {},
+    }
+}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Barajamos <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Log-in and sign-up throttling (accounts.throttle) count per client IP: the reverse proxies
 # in front of the site (IPs or networks, comma separated) whose X-Forwarded-For is believed

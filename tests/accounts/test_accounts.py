@@ -56,7 +56,7 @@ def test_login_then_logout_by_post(client, ane):
 def test_wrong_password_is_refused_in_french(client, ane):
     response = client.post(reverse("accounts:login"), {"username": "ane", "password": "faux"})
     assert response.status_code == 200
-    assert "Saisissez un nom d’utilisateur et un mot de passe valides" in response.content.decode()
+    assert "Nom de joueur ou mot de passe incorrect" in response.content.decode()
 
 
 def test_change_password(login, ane):
