@@ -21,8 +21,8 @@ class GameSeatInline(ReadOnlyInline):
 
     model = GameSeat
     fk_name = "user"
-    fields = ["partie", "started", "number", "status", "score", "result"]
-    readonly_fields = ["partie", "started", "status", "score"]
+    fields = ["partie", "started", "seat_number", "status", "score", "result"]
+    readonly_fields = ["partie", "started", "seat_number", "status", "score"]
     verbose_name_plural = gettext_lazy("parties jouées")
 
     def get_queryset(self, request):
@@ -36,6 +36,11 @@ class GameSeatInline(ReadOnlyInline):
     @admin.display(description=gettext_lazy("commencée le"))
     def started(self, seat):
         return seat.game.created
+
+    @admin.display(description=gettext_lazy("place"))
+    def seat_number(self, seat):
+        # Stored 0-3, shown 1-4 as on every page of the site.
+        return seat.number + 1
 
     @admin.display(description=gettext_lazy("statut"))
     def status(self, seat):

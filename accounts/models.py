@@ -1,4 +1,5 @@
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.db import models
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
@@ -16,6 +17,15 @@ class User(AbstractUser):
     password change), and the unban brings none back.
     """
 
+    # Django's field, named as the site names it everywhere ("Nom de joueur").
+    username = models.CharField(
+        _("nom de joueur"),
+        max_length=150,
+        unique=True,
+        help_text=_("Lettres d’un seul alphabet, chiffres et . _ - ; 150 caractères au plus."),
+        validators=[UnicodeUsernameValidator()],
+        error_messages={"unique": _("Un joueur de ce nom existe déjà.")},
+    )
     banned_at = models.DateTimeField(_("banni le"), null=True, blank=True)
     ban_reason = models.TextField(_("motif du bannissement"), blank=True)
     session_epoch = models.PositiveIntegerField(_("génération des sessions"), default=0)

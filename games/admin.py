@@ -44,12 +44,20 @@ class ReadOnlyModelAdmin(ModeratorMixin, admin.ModelAdmin):
 
 
 def players_of(seats) -> str:
-    return ", ".join(f"{seat.number} · {seat.user.username}" for seat in seats)
+    return ", ".join(f"{seat.number + 1} · {seat.user.username}" for seat in seats)
 
 
-class SeatInline(ReadOnlyInline):
+class SeatNumberInline(ReadOnlyInline):
+    """Seats are stored 0-3 and shown 1-4, as on the salle's and the table's pages."""
+
+    @admin.display(description=gettext_lazy("place"))
+    def seat_number(self, seat):
+        return seat.number + 1
+
+
+class SeatInline(SeatNumberInline):
     model = Seat
-    fields = ["number", "user", "active", "created"]
+    fields = ["seat_number", "user", "active", "created"]
 
 
 @admin.register(Table)
@@ -69,9 +77,9 @@ class TableAdmin(ReadOnlyModelAdmin):
         return players_of(table.seats.all())
 
 
-class GameSeatInline(ReadOnlyInline):
+class GameSeatInline(SeatNumberInline):
     model = GameSeat
-    fields = ["number", "user", "team_label", "result", "away_since"]
+    fields = ["seat_number", "user", "team_label", "result", "away_since"]
     readonly_fields = ["team_label"]
 
     @admin.display(description=gettext_lazy("équipe"))
@@ -84,8 +92,8 @@ class GameActionInline(ReadOnlyInline):
     While the game is played, `decision` stands for `payload`: the discarded cards are hidden."""
 
     model = GameAction
-    fields = ["seq", "kind", "seat", "player", "payload", "at"]
-    readonly_fields = ["player", "decision"]
+    fields = ["seq", "kind", "seat_number", "player", "payload", "at"]
+    readonly_fields = ["seat_number", "player", "decision"]
     verbose_name_plural = gettext_lazy("journal des actions")
 
     def get_fields(self, request, obj=None):
@@ -104,6 +112,10 @@ class GameActionInline(ReadOnlyInline):
         if payload.get("type") == "discard":
             return vocabulary.word_text({"type": "discard", "count": len(payload.get("cards", []))})
         return vocabulary.word_text(payload)
+
+    @admin.display(description=gettext_lazy("place"))
+    def seat_number(self, action):
+        return "—" if action.seat is None else action.seat + 1
 
     @admin.display(description=gettext_lazy("joueur"))
     def player(self, action):
@@ -144,7 +156,7 @@ class GameAdmin(ReadOnlyModelAdmin):
             apply=lambda game, reason, by: services.game_cancel(game=game, by=by, reason=reason),
             title=gettext_lazy("Annuler la partie"),
             intro=gettext_lazy(
-                "Les joueurs sont renvoyés au salon à l’instant, avec ce motif ; "
+                "Les joueurs sont renvoyés à la salle à l’instant, avec ce motif ; "
                 "la partie n’aura pas de vainqueur."
             ),
             done=gettext_lazy("%(count)d partie(s) annulée(s)."),

@@ -55,13 +55,17 @@ class UserSession(models.Model):
     user's sessions without decoding every session of the site."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_index"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="session_index",
+        verbose_name=_("joueur"),
     )
-    session_key = models.CharField(max_length=40, unique=True)
-    created = models.DateTimeField(auto_now_add=True)
+    session_key = models.CharField(_("clé de session"), max_length=40, unique=True)
+    created = models.DateTimeField(_("ouverte le"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("session de joueur")
+        verbose_name_plural = _("sessions de joueurs")
 
     def __str__(self):
         return f"{self.user} · {self.session_key[:8]}…"

@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from games import views as games_views
+
+admin.site.site_header = _("Barajamos · administration")
+admin.site.site_title = _("Barajamos · administration")
+admin.site.index_title = _("Tables, parties, joueurs et modération")
 
 urlpatterns = [
     path("", games_views.home, name="home"),
