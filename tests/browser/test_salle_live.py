@@ -75,8 +75,9 @@ def test_start_moves_every_seated_player_to_the_table_page(
     started = time.monotonic()
     pages["ane"].click("text=Lancer la partie")
     for page in pages.values():
-        # the live table page (a game dealt, its first render) takes longer than the salle
-        expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"), timeout=3000)
+        # the live table page (a game dealt, its first render) takes longer than the salle; the
+        # time is printed, not asserted: a loaded machine took over 3 s
+        expect(page).to_have_url(re.compile(rf"/tables/{table.pk}/$"), timeout=10_000)
     moved_after = time.monotonic() - started
     for page in pages.values():
         expect(page.locator("#scoreboard")).to_contain_text("Mus · 4 rois")
