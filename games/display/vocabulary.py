@@ -53,6 +53,15 @@ SUIT_NAMES: dict[str, str] = {
 #: Spanish names of the suits (CSS class suffixes, never card codes).
 SUIT_SLUGS: dict[str, str] = {"o": "oros", "c": "copas", "e": "espadas", "b": "bastos"}
 
+#: "au Grand", "aux Paires": a lance after "à" (a bet "au Grand", a win "aux Paires").
+AT_LANCE: dict[Lance, str] = {
+    "grand": _("au Grand"),
+    "petit": _("au Petit"),
+    "paires": _("aux Paires"),
+    "jeu": _("au Jeu"),
+    "point": _("au Point"),
+}
+
 LANCE_NAMES: dict[Lance, str] = {
     "grand": _("Grand"),
     "petit": _("Petit"),
@@ -82,7 +91,7 @@ PHASE_NAMES: dict[Phase, str] = {
 #: Button labels of the decision panel and the words of the hand log, by action type.
 ACTION_LABELS: dict[ActionType, str] = {
     "mus": _("Mus"),
-    "cut": _("Couper"),
+    "cut": _("Je coupe"),
     "discard": _("Écarter"),
     "pass": _("Je passe"),
     "bet": _("Mise"),
@@ -99,7 +108,7 @@ NOT_HOST_DEAL = _("Seul l'hôte de la table distribue la main suivante.")
 GENERIC_ILLEGAL = _("Cette action n'est pas possible maintenant.")
 #: Reasons of the cancellations by the sweep (games.services.deadlines), in the log and shown
 #: to players.
-ABANDONED = _("%(name)s n'est pas revenu à temps.")
+ABANDONED = _("%(name)s n'a pas rejoint la table à temps.")
 #: A seat whose clock ran out CLOCK_MISSES_LIMIT decisions in a row (games.services.turn_clock).
 ABSENT_AT_TABLE = _("%(name)s n'a pas joué à temps %(count)d fois de suite.")
 IDLE_GAME = _("personne n'a joué pendant %(minutes)s minutes.")
@@ -153,6 +162,17 @@ def card_glyph(code: str) -> str:
 
 def lance_name(lance: Lance | None) -> str:
     return str(LANCE_NAMES[lance]) if lance else ""
+
+
+def at_lance(lance: Lance | None) -> str:
+    return str(AT_LANCE[lance]) if lance else ""
+
+
+def answer_awaited(ours: bool) -> str:
+    """Whose answer a bet waits for, said of the viewer's team or of the other one."""
+    return (
+        gettext("Réponse attendue de votre équipe.") if ours else gettext("Réponse attendue d’eux.")
+    )
 
 
 def outcome_name(outcome: Outcome) -> str:

@@ -22,7 +22,7 @@
     }, every);
   }
 
-  // « dani s'est déconnecté — place gardée 0:42 »: the server renders the seconds left; the
+  // « dani a perdu la connexion — place gardée 0:42 »: the server renders the seconds left; the
   // page ticks them down from the moment it got them (no clock skew with the server).
   function tick() {
     var now = Date.now();

@@ -14,7 +14,7 @@ from tests import processes
 
 pytestmark = pytest.mark.browser
 
-AWAY = re.compile(r"dani s'est déconnecté — place gardée (\d):(\d\d)")
+AWAY = re.compile(r"dani a perdu la connexion — place gardée (\d):(\d\d)")
 
 
 @pytest.fixture
@@ -72,7 +72,7 @@ def test_a_page_closes_the_others_see_the_countdown_the_player_comes_back(starte
     back = page_for(dani)
     back.goto(url)
     assert my_cards(back) == cards
-    expect(seats).not_to_contain_text("s'est déconnecté", timeout=10000)
+    expect(seats).not_to_contain_text("a perdu la connexion", timeout=10000)
     started.refresh_from_db()
     assert started.status == Game.Status.PLAYING and started.version == 0
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 BUTTONS = {
     "mus": "Mus",
-    "cut": "Couper",
+    "cut": "Je coupe",
     "pass": "Je passe",
     "hold": "Je tiens",
     "refuse": "Je ne tiens pas",

@@ -172,7 +172,7 @@ def test_the_others_see_who_is_away_and_the_seconds_left(started_game, ane, dani
     settings.SEAT_GRACE_SECONDS = 60
     away(started_game, dani, ago=18)
     html, _ = fragments.table_push(started_game.pk, ane)
-    assert "dani s'est déconnecté — place gardée" in html
+    assert "dani a perdu la connexion — place gardée" in html
     assert 'data-seconds="42">0:42<' in html
 
 
@@ -188,7 +188,7 @@ def test_cancel_only_once_the_deadline_has_passed(started_game, dani, settings):
     assert cancelled is not None
     started_game.refresh_from_db()
     assert started_game.status == Game.Status.CANCELLED
-    assert started_game.end_reason == "dani n'est pas revenu à temps."
+    assert started_game.end_reason == "dani n'a pas rejoint la table à temps."
     [end] = end_rows(started_game)
     assert end.payload == {"status": "cancelled", "reason": started_game.end_reason, "by": None}
     assert Table.objects.get(pk=started_game.table_id).status == Table.Status.CLOSED

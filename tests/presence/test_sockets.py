@@ -22,7 +22,7 @@ from tests.sockets import next_push, rendered_socket, table_path
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
-AWAY = "dani s'est déconnecté — place gardée"
+AWAY = "dani a perdu la connexion — place gardée"
 HEARTBEAT = json.dumps({"type": "heartbeat"})
 
 
@@ -76,7 +76,7 @@ async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
     for communicator in others:
         payload = await next_push(communicator, sent_to_salle, timeout=GRACE + 10)
         elapsed = time.monotonic() - closed
-        assert "La partie a été annulée : dani n'est pas revenu à temps." in payload
+        assert "La partie a été annulée : dani n'a pas rejoint la table à temps." in payload
         assert f'data-redirect="/tables/{started_game.table_id}/"' in payload
     print(
         f"\nclosed socket -> others sent to the salle, worker alive: {elapsed:.2f} s "
@@ -84,7 +84,7 @@ async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
     )
     assert await status_of(started_game) == Game.Status.CANCELLED
     assert await end_rows(started_game) == [
-        {"status": "cancelled", "reason": "dani n'est pas revenu à temps.", "by": None}
+        {"status": "cancelled", "reason": "dani n'a pas rejoint la table à temps.", "by": None}
     ]
     await close_all(others)
 
@@ -114,7 +114,7 @@ async def test_the_worker_stopped_during_the_countdown_the_sweep_still_cancels(
     await database_sync_to_async(worker.start_worker)()
     payload = await next_push(sockets[0], sent_to_salle, timeout=10 + 3 * SWEEP)
     done = time.monotonic()
-    assert "dani n'est pas revenu à temps." in payload
+    assert "dani n'a pas rejoint la table à temps." in payload
     print(
         f"\nclosed socket -> others sent to the salle, worker killed: {done - closed:.2f} s "
         f"(grace {GRACE:g} s; the worker was down {restarted - closed:.2f} s of it; "

@@ -18,7 +18,7 @@ def test_the_rules_page_gives_each_speed_from_the_settings_and_the_automatic_dec
     assert "<strong>Normal</strong> : 30 s par décision et 2 min de réserve (par défaut)" in section
     assert "<strong>Lent</strong> : 1 min 30 s par décision et 5 min 30 s de réserve" in section
     assert "l’hôte a 40 s pour distribuer" in section
-    for decision in ("« Couper »", "une seule carte, celle qui aide le moins", "« Je passe »"):
+    for decision in ("« Je coupe »", "une seule carte, celle qui aide le moins", "« Je passe »"):
         assert decision in section
     assert "« Je ne tiens pas »" in section and "la donne" in section
     assert "« temps écoulé »" in section

@@ -76,7 +76,7 @@ def test_first_speaker_before_anyone_cut_in_hand_one():
 def test_presence_countdown_slot():
     html = render_partial("table-seats", O.base(0), P, 0, presence={3: 42})
     assert "data-presence-slot" in html
-    assert "Dani s'est déconnecté — place gardée" in html
+    assert "Dani a perdu la connexion — place gardée" in html
     assert 'data-seconds="42">0:42<' in html
 
 
@@ -86,7 +86,7 @@ def test_presence_countdown_slot():
 def test_mus_panel_offers_exactly_mus_and_cut_with_version():
     html = render_partial("decision-panel", O.base(0), P, 0)
     forms = parse_forms(html)
-    assert [(f["type"], f["labels"]) for f in forms] == [("mus", ["Mus"]), ("cut", ["Couper"])]
+    assert [(f["type"], f["labels"]) for f in forms] == [("mus", ["Mus"]), ("cut", ["Je coupe"])]
     for f in forms:
         assert f["attrs"]["hx-post"] == ACTION_URL
         assert f["attrs"]["action"] == ACTION_URL and f["attrs"]["method"] == "post"
@@ -246,7 +246,7 @@ def test_hand_log_in_french():
         "Dani : Mus",
         "Bixente écarte 3 cartes",
         "Camille écarte 1 carte",
-        "Ane : Couper",
+        "Ane : Je coupe",
         "Dani : Mise 5",
     ):
         assert f"<li>{line}</li>" in html

@@ -31,7 +31,7 @@ def test_every_card_of_the_deck_has_a_name_and_a_glyph():
     ("word", "name", "sentence"),
     [
         ({"seat": 0, "type": "mus"}, "Ane", "Ane : Mus"),
-        ({"seat": 1, "type": "cut"}, "Bixente", "Bixente : Couper"),
+        ({"seat": 1, "type": "cut"}, "Bixente", "Bixente : Je coupe"),
         ({"seat": 2, "type": "discard", "count": 3}, "Camille", "Camille écarte 3 cartes"),
         ({"seat": 2, "type": "discard", "count": 1}, "Camille", "Camille écarte 1 carte"),
         ({"seat": 3, "type": "pass", "lance": "grand"}, "Dani", "Dani : Je passe"),
