@@ -169,3 +169,35 @@ def page_for(new_page, asgi_server):
         return page
 
     return make
+
+
+@pytest.fixture(scope="module")
+def clock_worker(django_db_setup):
+    """A real Celery worker and beat (tests/presence/conftest.py's CeleryStack) that play the
+    turn clock's timed-out decisions (games.tasks.turn_time_out at the stored deadline, the
+    sweep every CLOCK_SWEEP_SECONDS) and push them to the pages through the channel layer."""
+    from tests.presence.conftest import CeleryStack
+
+    env = processes.server_env(SWEEP_SECONDS=CLOCK_SWEEP_SECONDS, LOG_LEVEL="INFO")
+    stack = CeleryStack(env)
+    try:
+        stack.start_beat()
+        stack.start_worker()
+        yield stack
+    finally:
+        stack.close()
+
+
+#: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.
+CLOCK_TURN_SECONDS, CLOCK_RESERVE_SECONDS, CLOCK_SWEEP_SECONDS = 8, 4, 1
+
+
+@pytest.fixture
+def short_clock(settings):
+    """Every speed at CLOCK_TURN_SECONDS + CLOCK_RESERVE_SECONDS, the deal at CLOCK_TURN_SECONDS:
+    the game's clock is written when the test process starts the table (games.services.clock
+    copies the seconds into Game.clock, which the worker and the server then read)."""
+    pair = (CLOCK_TURN_SECONDS, CLOCK_RESERVE_SECONDS)
+    settings.TURN_CLOCKS = {"rapide": pair, "normal": pair, "lent": pair}
+    settings.DEAL_SECONDS = CLOCK_TURN_SECONDS
+    return pair
