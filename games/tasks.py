@@ -30,6 +30,7 @@ def sweep_abandoned() -> dict:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def turn_time_out(game_id: int) -> int:
-    """Due at the game's earliest turn deadline: decide for the seats out of time, if still so."""
-    return turn_clock.turn_time_out(game_id=game_id)
+def turn_time_out(game_id: int, due_ms: int | None = None) -> int:
+    """Due at the game's earliest turn deadline (`due_ms`): decide for the seats out of time,
+    if still so, and queue the next check."""
+    return turn_clock.turn_time_out(game_id=game_id, due_ms=due_ms)

@@ -5,7 +5,8 @@ process reads the same deadline. The dict (Game.clock; {} for a game started wit
 
     {"speed": "normal", "turn": 30, "reserve": 120, "deal": 60,
      "seats": [{"started": ms | None, "deadline": ms | None, "reserve_ms": int, "misses": int}] * 4,
-     "timed_out": [{"hand": n, "seat": s, "words": k, "type": "cut"}, ...]}
+     "timed_out": [{"hand": n, "seat": s, "words": k, "type": "cut"}, ...],
+     "scheduled": ms | None}
 
 A seat's clock runs while it has a decision to make: from the state it started in, it has `turn`
 seconds plus what is left of its reserve (the host's deal from the score screen: `deal`
@@ -14,6 +15,10 @@ misses go back to 0. A seat that stops having to act without acting (its partner
 closed the round) is charged nothing. A seat that still has to act after another seat's
 decision (the simultaneous discard, two partners answering a bet) keeps its running clock. A
 seat whose clock ran out loses its whole reserve and counts one miss (games.services.turn_clock).
+
+`scheduled` is the instant of the check task last queued: a decision queues one only when its
+earliest deadline comes sooner (or none is pending), and a check that finds nothing due queues
+the next; so a game has about one task waiting in the worker, not one per decision.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ Clock = dict[str, Any]
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def ms(moment: datetime) -> int:
+    return round(moment.timestamp() * 1000)
 
 
 def to_datetime(ms: int | None) -> datetime | None:
@@ -124,6 +133,18 @@ def earliest_deadline(clock: Clock) -> int | None:
         return None
     deadlines = [seat["deadline"] for seat in clock["seats"] if seat["deadline"] is not None]
     return min(deadlines, default=None)
+
+
+def task_due(clock: Clock, now: int) -> int | None:
+    """The instant a new check task must be queued for (and noted in `scheduled`), or None if
+    the pending one comes first or no clock runs."""
+    earliest = earliest_deadline(clock)
+    if earliest is None:
+        return None
+    scheduled = clock.get("scheduled")
+    if scheduled is not None and now < scheduled <= earliest:
+        return None
+    return earliest
 
 
 def first_due(clock: Clock, now: int) -> int | None:

@@ -45,8 +45,9 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
     host_seat = next(seat.number for seat in seats if seat.user_id == table.host_id)
     now = timezone.now()
     turn_clock = clock.advance(
-        clock.new_clock(table.clock), state, host_seat=host_seat, now=_ms(now)
+        clock.new_clock(table.clock), state, host_seat=host_seat, now=clock.ms(now)
     )
+    turn_clock["scheduled"] = clock.task_due(turn_clock, clock.ms(now))
     game = Game.objects.create(
         table=table,
         kings=table.kings,
@@ -59,7 +60,7 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
     GameSeat.objects.bulk_create(
         GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in seats
     )
-    _schedule_turn_time_out(game)
+    schedule_turn_time_out(game)
     return game
 
 
@@ -105,10 +106,12 @@ def game_play_locked(
     now = now or timezone.now()
     game.state, game.version, game.last_action_at = state, state["version"], now
     game.clock = clock.advance(
-        game.clock, state, host_seat=host_seat, now=_ms(now), acted=seat, timed_out=timed_out
+        game.clock, state, host_seat=host_seat, now=clock.ms(now), acted=seat, timed_out=timed_out
     )
-    deadline_before = game.turn_deadline
     game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
+    task_at = clock.task_due(game.clock, clock.ms(now))
+    if task_at is not None:
+        game.clock["scheduled"] = task_at
     played = GameAction(
         game=game, seq=game.version, seat=seat, kind=GameAction.Kind.PLAY, payload=action, at=now
     )
@@ -119,8 +122,8 @@ def game_play_locked(
     played.save()
     game.save(update_fields=[*GAME_PLAY_FIELDS])
     broadcast.game_changed(game.pk, game.version)
-    if game.turn_deadline != deadline_before:
-        _schedule_turn_time_out(game)
+    if task_at is not None:
+        schedule_turn_time_out(game)
     return game
 
 
@@ -128,25 +131,22 @@ def game_play_locked(
 GAME_PLAY_FIELDS = ("state", "version", "last_action_at", "updated", "clock", "turn_deadline")
 
 
-def _ms(moment) -> int:
-    return round(moment.timestamp() * 1000)
-
-
 def _host_seat(game: Game) -> int | None:
     """The host's seat, from the game's table and prefetched seats (no query)."""
     return next((s.number for s in game.seats.all() if s.user_id == game.table.host_id), None)
 
 
-def _schedule_turn_time_out(game: Game) -> None:
-    """Queue the check of the game's earliest deadline for then, after commit. A task that
-    finds the deadline moved does nothing; one the broker could not take is the sweep's."""
+def schedule_turn_time_out(game: Game) -> None:
+    """Queue the check of the game's earliest deadline for then, after commit (the caller
+    noted it in the clock's `scheduled`). A task that finds nothing due queues the next one
+    (games.services.turn_clock); one the broker could not take is the sweep's."""
     if game.turn_deadline is None:
         return
     game_id, deadline = game.pk, game.turn_deadline
 
     def send():
         try:
-            current_app.send_task(TURN_TIME_OUT, args=(game_id,), eta=deadline)
+            current_app.send_task(TURN_TIME_OUT, args=(game_id, clock.ms(deadline)), eta=deadline)
         except Exception:
             log.warning("game %s: the turn clock's check was not queued; the sweep will", game_id)
 

@@ -30,24 +30,41 @@ from games.services import clock, locks, play
 log = logging.getLogger(__name__)
 
 
-def turn_time_out(*, game_id: int, now=None) -> int:
+def turn_time_out(*, game_id: int, now=None, due_ms: int | None = None) -> int:
     """Make the decision of every seat of the game whose deadline has passed at `now`, in seat
     order (who must act is read again after each), or cancel the partie when that seat's misses
-    reach CLOCK_MISSES_LIMIT. Idempotent; returns the number of decisions made (a cancellation
+    reach CLOCK_MISSES_LIMIT; then queue the check of the next deadline if none is pending.
+    `due_ms`: the deadline a task was queued for, which counts as passed even if the worker's
+    timer fired a hair early. Idempotent; returns the number of decisions made (a cancellation
     counts as one)."""
     now = now or timezone.now()
+    if due_ms is not None:
+        now = max(now, clock.to_datetime(due_ms))
     made = 0
     with transaction.atomic():
         game = locks.game_to_play(game_id=game_id)
         while game is not None and game.status == Game.Status.PLAYING:
-            seat = clock.first_due(game.clock, round(now.timestamp() * 1000))
+            seat = clock.first_due(game.clock, clock.ms(now))
             if seat is None:
                 break
             made += 1
             _time_out(game, seat, now)
+        if game is not None and game.status == Game.Status.PLAYING:
+            _schedule_next(game, now)
     if made:
         log.info("game %s: %d decision(s) out of time", game_id, made)
     return made
+
+
+def _schedule_next(game: Game, now) -> None:
+    """A check that found nothing due (a decision was made in time since it was queued) queues
+    the one of the current earliest deadline, unless one is already pending for it."""
+    task_at = clock.task_due(game.clock, clock.ms(now))
+    if task_at is None:
+        return
+    game.clock["scheduled"] = task_at
+    game.save(update_fields=["clock"])
+    play.schedule_turn_time_out(game)
 
 
 def _time_out(game: Game, seat: int, now) -> None:

@@ -148,3 +148,16 @@ def test_a_time_out_is_recorded_with_the_hand_and_the_words_said_before_it():
     state = new_state()
     c = clock.record_timeout(clock.new_clock("normal"), state, 0, {"type": "cut"})
     assert c["timed_out"] == [{"hand": 1, "seat": 0, "words": 0, "type": "cut"}]
+
+
+def test_a_check_is_queued_only_when_none_pending_comes_first():
+    c = clock.new_clock("normal")
+    assert clock.task_due(c, T0) is None  # nobody's clock runs
+    c["seats"][2].update(started=T0, deadline=T0 + 150_000)
+    assert clock.task_due(c, T0) == T0 + 150_000  # none pending
+    c["scheduled"] = T0 + 100_000
+    assert clock.task_due(c, T0 + 1000) is None  # the pending one comes first
+    c["scheduled"] = T0 + 200_000
+    assert clock.task_due(c, T0 + 1000) == T0 + 150_000  # a sooner deadline: a new check
+    c["scheduled"] = T0 + 500
+    assert clock.task_due(c, T0 + 1000) == T0 + 150_000  # the pending one has run
