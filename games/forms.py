@@ -68,10 +68,11 @@ def clock_choices() -> list[tuple[str, str]]:
 
 def duration_text(seconds: float) -> str:
     """« 15 s », « 1 min », « 1 min 30 s »: a clock's duration, as the salle writes it."""
-    whole = round(seconds)
-    minutes, rest = divmod(whole, 60)
+    minutes, rest = divmod(round(seconds), 60)
     if not minutes:
-        return gettext("%(seconds)d s") % {"seconds": rest}
-    if not rest:
-        return gettext("%(minutes)d min") % {"minutes": minutes}
-    return gettext("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}
+        text = gettext("%(seconds)d s")
+    elif not rest:
+        text = gettext("%(minutes)d min")
+    else:
+        text = gettext("%(minutes)d min %(seconds)d s")
+    return str(text % {"minutes": minutes, "seconds": rest})
