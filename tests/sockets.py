@@ -3,6 +3,7 @@ origin check, session auth, the Redis channel layer), so that a test sees what a
 Shared by the socket tests of games, presence and moderation."""
 
 import html
+import re
 import time
 
 from channels.db import database_sync_to_async
@@ -79,3 +80,12 @@ async def next_push(communicator, predicate, timeout):
         payload = html.unescape(await communicator.receive_from(timeout=left))
         if predicate(payload):
             return payload
+
+
+TURN_CLOCK = re.compile(r'<p class="tclock[^"]*"[^>]*>.*?</p>', re.S)
+
+
+def without_clocks(payload: str) -> str:
+    """A push with its turn clocks taken out: they hold the server's time, so two renders of the
+    same version differ there and nowhere else."""
+    return TURN_CLOCK.sub("", payload)

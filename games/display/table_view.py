@@ -309,9 +309,13 @@ def build_turn(
 
 
 def describe_envite(
-    betting: PublicEnvite | None, players: list[str], teams: list[str]
+    betting: PublicEnvite | None,
+    players: list[str],
+    teams: list[str],
+    viewer_team: int | None = None,
 ) -> View | None:
-    """The open envite of the current lance, in words."""
+    """The open envite of the current lance, in words (whose answer it awaits said from the
+    viewer's side when there is one: « de votre équipe », « d’eux »)."""
     if betting is None:
         return None
     stake = betting["stake"]
@@ -342,14 +346,18 @@ def describe_envite(
         "held_text": _("Déjà tenu : %(points)s.") % {"points": vocabulary.points(held)}
         if held
         else "",
-        "answering": (
-            _("Réponse attendue de %(team)s.") % {"team": teams[answering]}
-            if answering is not None and stake is not None
-            else ""
-        ),
+        "answering": _answer_awaited(answering, viewer_team, teams)
+        if answering is not None and stake is not None
+        else "",
         "votes": votes,
         "eligible": join_names([players[s] for s in eligible]) if len(eligible) < 4 else "",
     }
+
+
+def _answer_awaited(answering: int, viewer_team: int | None, teams: list[str]) -> str:
+    if viewer_team is None:
+        return _("Réponse attendue : %(team)s.") % {"team": teams[answering]}
+    return vocabulary.answer_awaited(answering == viewer_team)
 
 
 def build_lance_status(observation: Observation, players: list[str], teams: list[str]) -> View:
@@ -374,7 +382,12 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
         "pioche_size": observation["pioche_size"],
         "discard_round_count": len(observation["discard_rounds"]),
         "declarations": declarations,
-        "envite": describe_envite(observation["betting"], players, teams),
+        "envite": describe_envite(
+            observation["betting"],
+            players,
+            teams,
+            None if observation["seat"] is None else team_of(observation["seat"]),
+        ),
     }
 
 
@@ -470,9 +483,9 @@ def build_panel(
     elif types & {"hold", "refuse"}:
         stake = observation["betting"]["stake"] if observation["betting"] else None
         amount = _("un órdago") if stake == "ordago" else vocabulary.points(stake or 0)
-        prompt = _("On vous mise %(amount)s au %(lance)s.") % {
+        prompt = _("On vous mise %(amount)s %(at_lance)s.") % {
             "amount": amount,
-            "lance": vocabulary.lance_name(observation["lance"]),
+            "at_lance": vocabulary.at_lance(observation["lance"]),
         }
     elif types & {"pass", "bet"}:
         prompt = _("%(lance)s : à vous.") % {"lance": vocabulary.lance_name(observation["lance"])}

@@ -33,7 +33,7 @@ def salle_write_count(*, user, opening: bool = False) -> None:
         if ratelimit.hit(limit, user.pk):
             seconds = ratelimit.retry_after(limit, user.pk)
             raise SalleError(
-                _("Trop d’actions dans le salon : réessayez dans %(seconds)d s.")
+                _("Trop d’actions dans la salle : réessayez dans %(seconds)d s.")
                 % {"seconds": seconds}
             )
 

@@ -175,7 +175,7 @@ def test_open_and_leave_cycles_leave_no_rows_and_are_limited(login, ane, bixente
         client.post(reverse("games:seat_leave", args=[table.pk]), headers=HTMX)
     assert not Table.objects.exists()
     body = refused(client, reverse("games:table_create"), {"kings": "4"})
-    assert "Trop d’actions dans le salon : réessayez dans" in body
+    assert "Trop d’actions dans la salle : réessayez dans" in body
     seconds = int(re.search(r"réessayez dans (\d+) s", body).group(1))
     assert 0 < seconds <= salle.TABLE_OPENINGS.seconds
     assert not Table.objects.exists()
@@ -200,7 +200,7 @@ def test_seat_changes_are_limited_per_player(login, ane, bixente, open_table, ht
     else:
         assert response.status_code == 302
         body = client.get(response["Location"]).content.decode()
-    assert "Trop d’actions dans le salon : réessayez dans" in body
+    assert "Trop d’actions dans la salle : réessayez dans" in body
     leave = client.post(reverse("games:seat_leave", args=[open_table.pk]), headers=HTMX)
     assert "Trop d’actions" in leave.content.decode()
     assert state() == before

@@ -173,7 +173,7 @@ def test_envite_in_words_and_votes():
     assert "Grand" in html
     assert "Mise en jeu : 5 points (Eux)." in html
     assert "Déjà tenu : 2 points." in html
-    assert "Réponse attendue de Nous." in html
+    assert "Réponse attendue de votre équipe." in html
     assert "Ane : Je ne tiens pas" in html
 
 
