@@ -81,10 +81,13 @@ def advance(
     now: int,
     acted: int | None = None,
     timed_out: bool = False,
+    dealt: bool = False,
 ) -> Clock:
     """The clock after `state` was reached (at `now`) by a decision of `acted` (None: the
     partie was just dealt), that seat's own decision or, `timed_out`, the one the site made
-    for it. Returns a new dict; `{}` (no clock) stays `{}`."""
+    for it; `dealt`: that decision was the host's deal, which has its own limit and never
+    touches the reserve (late or not, it still counts as a miss or resets them). Returns a new
+    dict; `{}` (no clock) stays `{}`."""
     if not clock:
         return clock
     seats = [dict(seat) for seat in clock["seats"]]
@@ -93,10 +96,11 @@ def advance(
     for number, seat in enumerate(seats):
         if number == acted:
             if timed_out:
-                seat["reserve_ms"] = 0
+                if not dealt:
+                    seat["reserve_ms"] = 0
                 seat["misses"] += 1
             else:
-                if seat["started"] is not None:
+                if seat["started"] is not None and not dealt:
                     overtime = max(0, now - seat["started"] - turn_ms)
                     seat["reserve_ms"] = max(0, seat["reserve_ms"] - overtime)
                 seat["misses"] = 0

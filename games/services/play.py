@@ -106,7 +106,13 @@ def game_play_locked(
     now = now or timezone.now()
     game.state, game.version, game.last_action_at = state, state["version"], now
     game.clock = clock.advance(
-        game.clock, state, host_seat=host_seat, now=clock.ms(now), acted=seat, timed_out=timed_out
+        game.clock,
+        state,
+        host_seat=host_seat,
+        now=clock.ms(now),
+        acted=seat,
+        timed_out=timed_out,
+        dealt=is_deal,
     )
     game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
     task_at = clock.task_due(game.clock, clock.ms(now))

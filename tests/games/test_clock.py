@@ -161,3 +161,20 @@ def test_a_check_is_queued_only_when_none_pending_comes_first():
     assert clock.task_due(c, T0 + 1000) == T0 + 150_000  # a sooner deadline: a new check
     c["scheduled"] = T0 + 500
     assert clock.task_due(c, T0 + 1000) == T0 + 150_000  # the pending one has run
+
+
+def test_the_hosts_deal_never_touches_the_reserve(fast):
+    state = new_state()
+    rng = engine.SeededShuffler(3)
+    from games.engine.random_play import pick_action
+
+    while state["phase"] != "hand_over":
+        speaker = engine.to_act(state)[0]
+        state = engine.apply(state, speaker, pick_action(state, speaker, rng))
+    c = clock.advance(clock.new_clock("rapide"), state, host_seat=3, now=T0)
+    reserve = seat(c, 3)["reserve_ms"]
+    dealt = engine.apply(state, 3, {"type": "deal"}, shuffler=rng)
+    slow = clock.advance(c, dealt, host_seat=3, now=T0 + 4900, acted=3, dealt=True)
+    assert (seat(slow, 3)["reserve_ms"], seat(slow, 3)["misses"]) == (reserve, 0)
+    late = clock.advance(c, dealt, host_seat=3, now=T0 + 5000, acted=3, timed_out=True, dealt=True)
+    assert (seat(late, 3)["reserve_ms"], seat(late, 3)["misses"]) == (reserve, 1)
