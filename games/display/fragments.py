@@ -175,9 +175,11 @@ def cancelled_message(reason: str) -> str:
 
 
 def kicked_fragments(reason: str) -> str:
-    """Sent to every socket of a kicked user before it closes: both the table page (#flash) and
-    the salle page (#salle) follow data-redirect to the login page."""
-    login = reverse("accounts:login")
+    """Sent to every socket of a kicked (suspended) user before it closes: both the table page
+    (#flash) and the salle page (#salle) follow data-redirect to the login page, whose
+    `?motif=suspension` notice says the session was closed by moderation (the reason itself is
+    shown there only after the right password)."""
+    login = reverse("accounts:login") + "?motif=suspension"
     salle = render_to_string(
         "games/salle.html#salle-redirect", {"redirect_to": login, "message": reason}
     )

@@ -123,7 +123,7 @@ async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(started_game, 
     await table.receive_from(timeout=5)
     await salle.receive_from(timeout=5)
     await database_sync_to_async(broadcast.user_kicked)(ane.pk, "Compte suspendu.")
-    login = reverse("accounts:login")
+    login = reverse("accounts:login") + "?motif=suspension"
     for communicator in (table, salle):
         payload = await communicator.receive_from(timeout=2)
         assert f'data-redirect="{login}"' in payload and "Compte suspendu." in payload

@@ -64,7 +64,7 @@ async def test_ban_closes_every_open_socket_of_the_user(bixente, camille, maite)
     await database_sync_to_async(ban_via_admin)(client, bixente, "Insultes")
     for socket in (phone, laptop):
         html = await socket.receive_from(timeout=2)
-        assert 'data-redirect="/comptes/connexion/"' in html
+        assert 'data-redirect="/comptes/connexion/?motif=suspension"' in html
         assert "Insultes" in html
         assert await socket.receive_output(timeout=2) == {"type": "websocket.close", "code": KICKED}
     assert await other.receive_nothing(timeout=0.3)  # camille keeps her socket
