@@ -30,7 +30,10 @@ class Table(models.Model):
     ACTIVE_STATUSES = (Status.OPEN, Status.PLAYING)
 
     host = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hosted_tables",
+        verbose_name=_("hôte"),
     )
     kings = models.IntegerField(_("modalité"), choices=Kings.choices)
     clock = models.CharField(
@@ -39,11 +42,11 @@ class Table(models.Model):
     status = models.CharField(
         _("statut"), max_length=8, choices=Status.choices, default=Status.OPEN
     )
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
+    created = models.DateTimeField(_("ouverte le"), auto_now_add=True)
+    updated = models.DateTimeField(_("modifiée le"), auto_now=True)
     # The last time one of its seated players had the salle open (see SalleConsumer): an open
     # table nobody has looked at for OPEN_TABLE_IDLE_MINUTES is closed by the sweep.
-    last_seen = models.DateTimeField(default=timezone.now)
+    last_seen = models.DateTimeField(_("dernière activité"), default=timezone.now)
 
     class Meta:
         verbose_name = _("table")
@@ -79,13 +82,18 @@ class Seat(models.Model):
     """One player at one table. Leaving an open table deletes the row; `active` is True while
     the table is open or playing, so a player holds at most one seat at active tables."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
     number = models.PositiveSmallIntegerField(_("place"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        verbose_name=_("joueur"),
     )
-    active = models.BooleanField(default=True)
-    created = models.DateTimeField(auto_now_add=True)
+    active = models.BooleanField(_("active"), default=True)
+    created = models.DateTimeField(_("assis le"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("place")
@@ -127,21 +135,23 @@ class Game(models.Model):
         FINISHED = "finished", _("terminée")
         CANCELLED = "cancelled", _("annulée")
 
-    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="game")
+    table = models.OneToOneField(
+        Table, on_delete=models.PROTECT, related_name="game", verbose_name=_("table")
+    )
     kings = models.IntegerField(_("modalité"), choices=Table.Kings.choices)
     status = models.CharField(
         _("statut"), max_length=10, choices=Status.choices, default=Status.PLAYING
     )
     winning_team = models.PositiveSmallIntegerField(_("équipe gagnante"), null=True, blank=True)
     state = models.JSONField(_("état du moteur"))
-    version = models.PositiveIntegerField(default=0)
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created = models.DateTimeField(_("commencée le"), auto_now_add=True)
+    updated = models.DateTimeField(_("modifiée le"), auto_now=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
     end_reason = models.TextField(_("motif de fin"), blank=True, default="")
-    last_action_at = models.DateTimeField(default=timezone.now)
+    last_action_at = models.DateTimeField(_("dernière action le"), default=timezone.now)
     clock = models.JSONField(_("pendule"), default=dict, blank=True)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(_("échéance du tour"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("partie")
@@ -192,18 +202,23 @@ class GameSeat(models.Model):
         LOST = "lost", _("perdue")
         CANCELLED = "cancelled", _("annulée")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("partie")
+    )
     number = models.PositiveSmallIntegerField(_("place"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="game_seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="game_seats",
+        verbose_name=_("joueur"),
     )
     # null while the game is played: "no result yet" differs from any result.
     result = models.CharField(  # noqa: DJ001
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
-    presence_epoch = models.PositiveIntegerField(default=0)
+    presence_epoch = models.PositiveIntegerField(_("absences"), default=0)
     away_since = models.DateTimeField(_("déconnecté à"), null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(_("échéance"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("place en partie")
@@ -241,8 +256,8 @@ class WebProcess(models.Model):
     for each one's heartbeats to lapse."""
 
     id = models.CharField(primary_key=True, max_length=100)
-    started_at = models.DateTimeField(default=timezone.now)
-    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+    started_at = models.DateTimeField(_("démarré le"), default=timezone.now)
+    last_seen = models.DateTimeField(_("dernier signe de vie"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("processus web")
@@ -257,13 +272,22 @@ class SeatConnection(models.Model):
     deleted on disconnect, by the sweep once silent (no heartbeat) for HEARTBEAT_LIMIT, or as
     soon as the web process holding it is known dead."""
 
-    game_seat = models.ForeignKey(GameSeat, on_delete=models.CASCADE, related_name="connections")
-    channel_name = models.CharField(max_length=200, unique=True)
-    server = models.ForeignKey(
-        WebProcess, null=True, on_delete=models.CASCADE, related_name="connections"
+    game_seat = models.ForeignKey(
+        GameSeat,
+        on_delete=models.CASCADE,
+        related_name="connections",
+        verbose_name=_("place en partie"),
     )
-    connected_at = models.DateTimeField(default=timezone.now)
-    last_seen = models.DateTimeField(default=timezone.now, db_index=True)
+    channel_name = models.CharField(_("canal"), max_length=200, unique=True)
+    server = models.ForeignKey(
+        WebProcess,
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="connections",
+        verbose_name=_("processus web"),
+    )
+    connected_at = models.DateTimeField(_("connecté le"), default=timezone.now)
+    last_seen = models.DateTimeField(_("dernier signe de vie"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("connexion")
@@ -283,12 +307,14 @@ class GameAction(models.Model):
         PLAY = "play", _("action")
         END = "end", _("fin")
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="actions")
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=4, choices=Kind.choices, default=Kind.PLAY)
-    payload = models.JSONField()
-    at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="actions", verbose_name=_("partie")
+    )
+    seq = models.PositiveIntegerField(_("n°"))
+    seat = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    kind = models.CharField(_("type"), max_length=4, choices=Kind.choices, default=Kind.PLAY)
+    payload = models.JSONField(_("décision"))
+    at = models.DateTimeField(_("le"), default=timezone.now)
 
     class Meta:
         verbose_name = _("action de partie")

@@ -79,10 +79,6 @@ def test_the_log_in_says_nom_de_joueur(client):
     assert "utilisateur" not in body
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="games.models fields still lack French verbose names (created, finished_at...)",
-)
 def test_tables_and_games_pages_have_no_english_header(admin_client_fr, started_game):
     urls = [
         reverse("admin:games_table_changelist"),
