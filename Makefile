@@ -42,7 +42,7 @@ run: db
 test: db
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy games/engine games/display tests/presentation/observations.py
+	$(VENV)/bin/mypy games/engine games/display games/vocabulary.py tests/presentation/observations.py
 	$(PY) -m pytest
 
 lint: install

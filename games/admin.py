@@ -19,7 +19,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.display import vocabulary
+from games import vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from moderation import services
 from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action

@@ -7,8 +7,7 @@ import json
 
 from django.utils.translation import gettext as _
 
-from games import engine
-from games.display import vocabulary
+from games import engine, vocabulary
 from games.display.table_view import card_view, lance_winner
 from games.models import GameAction
 

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.display import vocabulary
+from games import vocabulary
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
 from games.engine.types import Declarations, LanceRecord, PublicEnvite
 

@@ -18,8 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
-from games.display import vocabulary
+from games import broadcast, vocabulary
 from games.models import Game, GameSeat
 from games.services import locks, play
 from musweb import ratelimit

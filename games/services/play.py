@@ -22,8 +22,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, engine, selectors
-from games.display import vocabulary
+from games import broadcast, engine, selectors, vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import clock, locks
 from games.services.errors import GameOver, IllegalMove, NotSeated, StaleVersion

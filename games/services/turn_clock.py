@@ -22,8 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import engine
-from games.display import vocabulary
+from games import engine, vocabulary
 from games.models import Game
 from games.services import clock, locks, play
 

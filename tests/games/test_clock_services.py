@@ -10,8 +10,7 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import engine
-from games.display import vocabulary
+from games import engine, vocabulary
 from games.models import Game, GameAction, Table
 from games.services import clock, errors, play, salle, sweep, turn_clock
 from tests.games.helpers import start_game

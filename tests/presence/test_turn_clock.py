@@ -13,7 +13,7 @@ import pytest
 from celery import current_app
 from channels.db import database_sync_to_async
 
-from games.display import vocabulary
+from games import vocabulary
 from games.models import Game, GameAction
 from games.services import clock
 from tests.games.helpers import start_game

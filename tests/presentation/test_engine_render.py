@@ -9,8 +9,7 @@ import re
 
 import pytest
 
-from games import engine
-from games.display import vocabulary
+from games import engine, vocabulary
 from games.display.table_view import render_regions
 from games.engine import SeededShuffler
 from tests.presentation.helpers import codes_in, context, field, parse_forms, render_page, request

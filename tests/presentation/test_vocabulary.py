@@ -1,6 +1,6 @@
 import pytest
 
-from games.display import vocabulary
+from games import vocabulary
 
 
 @pytest.mark.parametrize(

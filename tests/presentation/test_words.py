@@ -4,7 +4,7 @@
 import re
 from pathlib import Path
 
-from games.display import vocabulary
+from games import vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [

@@ -161,7 +161,7 @@ FRENCH_WORDS = frozenset(
 )
 # (path, literal) pairs that look French but no user reads as such.
 PYTHON_ALLOWED = {
-    ("games/display/vocabulary.py", "aeéiou"),  # the vowels before which "de" elides
+    ("games/vocabulary.py", "aeéiou"),  # the vowels before which "de" elides
 }
 
 

@@ -29,7 +29,17 @@ def test_nothing_imports_the_tasks():
 def test_the_services_import_nothing_of_the_sockets_or_views():
     script = load_script()
     graph = script.import_graph()
-    upper = {"games.consumers", "games.views", "games.heartbeats", "games.display.fragments"}
+    upper = {"games.consumers", "games.views", "games.heartbeats"}
     for module, targets in graph.items():
         if module.startswith("games.services"):
             assert not targets & upper, (module, targets & upper)
+            display = {t for t in targets if t.startswith("games.display")}
+            assert not display, (module, display)
+
+
+def test_the_words_are_a_leaf_every_layer_may_use():
+    """games.vocabulary (the French words) imports nothing of the site but the engine: services
+    and display both take their messages from it without importing each other."""
+    script = load_script()
+    graph = script.import_graph()
+    assert {t for t in graph["games.vocabulary"] if not t.startswith("games.engine")} == set()
