@@ -1,0 +1,157 @@
+"""Your move is always on screen: in every phase of a hand, the player's four cards and every
+decision button sit inside the viewport without scrolling, at a phone's, a tablet's and a
+laptop's size, and nothing covers them (the sticky panel least of all); the score table never
+scrolls sideways."""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine import observation
+from games.models import Game
+from games.services import play
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (1280, 800)]
+SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/shots13"))
+
+#: For every card and control: its box, and whether the point at its centre hits it (nothing
+#: above it, e.g. a sticky bar) and its whole box lies in the viewport.
+MEASURE = """
+(selector) => Array.from(document.querySelectorAll(selector)).map(function (el) {
+  var r = el.getBoundingClientRect();
+  var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {
+    name: el.getAttribute("aria-label") || el.textContent.trim() || el.name || el.id,
+    top: Math.round(r.top), bottom: Math.round(r.bottom),
+    left: Math.round(r.left), right: Math.round(r.right),
+    inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
+    uncovered: !!hit && (el === hit || el.contains(hit) || hit.contains(el)),
+  };
+})
+"""
+SIDEWAYS = """
+document.documentElement.scrollWidth > innerWidth
+|| Array.from(document.querySelectorAll("#score-screen, #score-screen table"))
+     .some(function (el) { return el.scrollWidth > el.clientWidth; })
+"""
+CARDS = "#my-hand [data-card]"
+CONTROLS = (
+    "#decision-panel button, #decision-panel input[type=number],"
+    " #score-screen button, #score-screen input[type=number]"
+)
+
+
+def act(game, cast, in_thread, choose):
+    """One decision taken through the services by the first seat that may act."""
+    game.refresh_from_db()
+    state = game.state
+    for seat in range(4):
+        legal = {a["type"]: a for a in observation(state, seat)["legal"]}
+        if legal:
+            action = choose(seat, legal, state)
+            in_thread(
+                play.game_apply_action,
+                user=cast[seat],
+                version=state["version"],
+                action=action,
+                game_id=game.pk,
+            )
+            return
+    raise AssertionError("nobody may act")
+
+
+def wait_for(page, game):
+    game.refresh_from_db()
+    expect(page.locator("#decision-panel")).to_have_attribute("data-version", str(game.version))
+
+
+def check_on_screen(page, phase, measures):
+    """Every card and control of the viewer inside the viewport and uncovered, at each size."""
+    failures = []
+    for width, height in VIEWPORTS:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(50)
+        cards = page.evaluate(MEASURE, CARDS)
+        controls = page.evaluate(MEASURE, CONTROLS)
+        page.screenshot(path=str(SHOTS / f"v2-{phase}-{width}x{height}.png"))
+        assert controls, f"{phase}: no control"
+        lowest = max(c["bottom"] for c in controls)
+        measures.append(
+            f"{phase:9} {width}x{height}: cards top y={min((c['top'] for c in cards), default=-1)}"
+            f", lowest control bottom y={lowest}"
+        )
+        if page.evaluate(SIDEWAYS):
+            failures.append(f"{phase} {width}x{height}: scrolls sideways")
+        for item in cards + controls:
+            if not (item["inside"] and item["uncovered"]):
+                failures.append(f"{phase} {width}x{height}: {item}")
+    return failures
+
+
+@pytest.fixture
+def ane_page(cast, page_for, start_cast_table):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    game = start_cast_table(2026)
+    page = page_for(cast[0])  # ane: the host, mano and first to speak
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"/tables/{game.table_id}/")
+    return game, page
+
+
+def test_cards_and_every_decision_are_on_screen_in_every_phase(ane_page, cast, in_thread):
+    game, page = ane_page
+    measures: list[str] = []
+    failures = []
+
+    # the mus question
+    expect(page.locator("#decision-panel")).to_contain_text("Mus ou couper ?")
+    failures += check_on_screen(page, "mus", measures)
+
+    # the discard: four "mus", then the cards are checkboxes
+    for _ in range(4):
+        act(game, cast, in_thread, lambda seat, legal, state: {"type": "mus"})
+    wait_for(page, game)
+    expect(page.locator("#my-hand input[type=checkbox]")).to_have_count(4)
+    failures += check_on_screen(page, "discard", measures)
+
+    # everyone changes one card, then ane cuts: the grand opens with ane to speak
+    def discard_one(seat, legal, state):
+        return {"type": "discard", "cards": state["hand"]["cards"][seat][:1]}
+
+    for _ in range(4):
+        act(game, cast, in_thread, discard_one)
+    act(game, cast, in_thread, lambda seat, legal, state: {"type": "cut"})
+    wait_for(page, game)
+    expect(page.locator("#decision-panel").get_by_role("button", name="Órdago")).to_be_visible()
+    failures += check_on_screen(page, "bet", measures)
+
+    # ane passes, bixente bets 2: ane answers
+    act(game, cast, in_thread, lambda seat, legal, state: {"type": "pass"})
+    act(game, cast, in_thread, lambda seat, legal, state: {"type": "bet", "amount": 2})
+    wait_for(page, game)
+    expect(page.locator("#decision-panel").get_by_role("button", name="Je tiens")).to_be_visible()
+    failures += check_on_screen(page, "answer", measures)
+
+    # the rest of the hand: holds and passes, to the score screen with ane's deal button
+    def calm(seat, legal, state):
+        for kind in ("hold", "pass", "declare"):
+            if kind in legal:
+                return {"type": kind}
+        raise AssertionError(legal)
+
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.state["phase"] == "hand_over" or game.status != Game.Status.PLAYING:
+            break
+        act(game, cast, in_thread, calm)
+    wait_for(page, game)
+    expect(page.locator("#score-screen").get_by_role("button")).to_be_visible()
+    failures += check_on_screen(page, "score", measures)
+
+    print("\n" + "\n".join(measures))
+    assert not failures, "\n".join(failures)
