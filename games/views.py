@@ -121,7 +121,7 @@ def _refused(request, table_id, error):
         flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
         return HttpResponse(flash, status=403)
     game, seat = found
-    body = fragments.table_regions(game, seat, flash=error.message, request=request)
+    body = fragments.table_regions(game, seat, refusal=error.message, request=request)
     return HttpResponse(body, status=status)
 
 

@@ -19,9 +19,11 @@ def salle_context(user, page: int = 1) -> dict:
     tables (selectors.SALLE_PAGE_SIZE), and the number of parties in play. Bounded: the same
     queries and at most one page of tables whatever the number of tables."""
     salle = selectors.salle_page(user, page)
+    my_table = _table_item(salle.my_table) if salle.my_table is not None else None
     return {
         "my_seat": salle.my_seat,
-        "my_table": _table_item(salle.my_table) if salle.my_table is not None else None,
+        "my_table": my_table,
+        "host_cue": host_cue(user, my_table),
         "tables": [_table_item(t) for t in salle.tables],
         "page": salle.page,
         "pages": salle.pages,
@@ -61,7 +63,27 @@ def rules_context() -> dict:
 
 
 def _table_item(table: Table) -> dict:
-    return {"table": table, "seats": selectors.seat_views(table)}
+    """One table card of the salle: its seats, and how many are taken (the start is offered
+    only to a full table's host)."""
+    seats = selectors.seat_views(table)
+    seated = sum(1 for seat in seats if seat.user is not None)
+    missing = len(seats) - seated
+    return {
+        "table": table,
+        "seats": seats,
+        "seated": seated,
+        "missing": missing,
+        "full": not missing,
+    }
+
+
+def host_cue(user, my_table: dict | None) -> bool:
+    """Whether the salle tells `user` that their open table is full and theirs to start (a
+    highlighted line and the page title « ● Table complète »)."""
+    if my_table is None:
+        return False
+    table = my_table["table"]
+    return my_table["full"] and table.status == Table.Status.OPEN and table.host_id == user.pk
 
 
 def salle_url(page: int = 1) -> str:
@@ -104,7 +126,9 @@ def salle_fragment(
 # ---------------------------------------------------------------- the live table
 
 
-def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
+def table_context(
+    game: Game, seat: int, *, flash: str | None = None, refusal: str | None = None
+) -> dict:
     """The context of games/table.html for the player at `seat` (the game's seats and table
     prefetched). Built from `observation(state, seat)` only: never another seat's view; the
     away seats show the seconds left before the partie is cancelled, every seat its turn clock
@@ -121,6 +145,7 @@ def table_context(game: Game, seat: int, *, flash: str | None = None) -> dict:
         host_seat=host_seat,
         ws_url=table_socket_url(game.table_id),
         flash=flash,
+        refusal=refusal,
         presence=away,
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
@@ -133,10 +158,19 @@ def table_socket_url(table_id: int) -> str:
     return f"/ws/tables/{table_id}/"
 
 
-def table_regions(game: Game, seat: int, *, flash: str | None = None, request=None) -> str:
+def table_regions(
+    game: Game,
+    seat: int,
+    *,
+    flash: str | None = None,
+    refusal: str | None = None,
+    request=None,
+) -> str:
     """Every region of the table for one player, out of band: a POST answer (with `request`)
-    or a push (without: htmx sends the CSRF token from <body>'s hx-headers)."""
-    return table_view.render_regions(table_context(game, seat, flash=flash), request=request)
+    or a push (without: htmx sends the CSRF token from <body>'s hx-headers). `refusal`: why
+    the player's decision was refused, shown in the decision panel."""
+    context = table_context(game, seat, flash=flash, refusal=refusal)
+    return table_view.render_regions(context, request=request)
 
 
 def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[str, int] | None:

@@ -35,6 +35,7 @@ from games.engine.types import Declarations, LanceRecord, PublicEnvite
 
 REGIONS: tuple[str, ...] = (
     "flash",
+    "away-banner",
     "scoreboard",
     "table-seats",
     "lance-status",
@@ -282,6 +283,19 @@ def build_seats(
             }
         )
     return seats
+
+
+def build_away_banner(seats: list[View], status: str) -> View:
+    """Region ``away-banner``: every away seat but the viewer's, with its countdown to the
+    partie's cancellation, and the partie's status (static/js/leave.js asks before leaving
+    only while it is played). The viewer's own away seat is a return: ``returned_clock``, the
+    time they had left, shown once by the page they came back on."""
+    mine = next((s for s in seats if s["is_me"]), None)
+    return {
+        "status": status,
+        "away": [s for s in seats if s["away"] and not s["is_me"]],
+        "returned_clock": mine["away_clock"] if mine is not None and mine["away"] else "",
+    }
 
 
 def build_turn(
@@ -702,6 +716,7 @@ def build_table(
         "hand_number": observation["hand_number"],
         "viewer": viewer,
         "seats": seats,
+        "away_banner": build_away_banner(seats, observation["status"]),
         "by_position": {s["position"]: s for s in seats},
         "turn": turn,
         "scoreboard": scoreboard,
@@ -732,8 +747,11 @@ def table_context(
     team_names: list[str] | None = None,
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
+    refusal: str | None = None,
 ) -> View:
-    """The template context of games/table.html and each of its partials."""
+    """The template context of games/table.html and each of its partials. ``flash`` is a
+    message about the game, at the top; ``refusal`` why the viewer's decision was refused,
+    shown in the decision panel, where they just clicked."""
     return {
         "table_view": build_table(
             observation,
@@ -750,6 +768,7 @@ def table_context(
         "ws_url": ws_url,
         "oob": oob,
         "flash": flash,
+        "refusal": refusal,
     }
 
 

@@ -36,7 +36,27 @@
     var redirect = event.detail.message.indexOf("data-redirect") >= 0;
     if (found && !redirect && Number(found[1]) < told) { event.preventDefault(); }
   });
+  // The host of a full table sees it in the tab's title too (« ● Table complète »), from
+  // #salle's data-title-cue, which every push renders afresh.
+  function showTitleCue() {
+    var salle = document.getElementById("salle");
+    var cue = salle && salle.dataset.titleCue;
+    document.title = (cue || live.dataset.title) + " · Barajamos";
+  }
+  // A refusal in #messages speaks of the salle as it was (« Il faut quatre joueurs… »); once
+  // a push has shown the salle as it is, and the player had a moment to read it, drop it.
+  var messagesShownAt = Date.now();
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "messages") { messagesShownAt = Date.now(); }
+  });
+  function dropStaleRefusals() {
+    if (Date.now() - messagesShownAt < 2000) { return; }
+    document.querySelectorAll("#messages li.error").forEach(function (item) { item.remove(); });
+  }
+  document.addEventListener("htmx:afterSwap", showTitleCue);
   document.addEventListener("htmx:wsAfterMessage", function () {
+    showTitleCue();
+    dropStaleRefusals();
     var salle = document.getElementById("salle");
     // A pushed #salle carrying data-redirect means: your table has started, go to it.
     if (salle && salle.dataset.redirect) { window.location.assign(salle.dataset.redirect); }

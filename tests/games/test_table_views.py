@@ -9,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.display.table_view import REGIONS
 from games.engine import SeededShuffler, to_act
 from games.models import Game, GameAction
 from games.services import play
@@ -53,7 +54,7 @@ def test_decision_answers_with_the_actors_regions_out_of_band(login, ane, starte
     assert "<html" not in content
     for region in ("flash", "scoreboard", "table-seats", "my-hand", "decision-panel", "hand-log"):
         assert f'id="{region}"' in content
-    assert content.count('hx-swap-oob="true"') == 8
+    assert content.count('hx-swap-oob="true"') == len(REGIONS)
     assert "ane : Mus" in content and "En attente de bixente" in content
     started_game.refresh_from_db()
     assert started_game.version == 1

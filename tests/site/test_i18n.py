@@ -16,8 +16,9 @@ NOT_TRANSLATED = {"Barajamos"}
 
 # Blocks whose text is marked as a whole, or never shown.
 SKIPPED_BLOCKS = {"blocktranslate", "blocktrans", "comment"}
-# Blocks whose text is markup, not prose (the admin's body classes, its stylesheets).
-MACHINE_BLOCKS = {"block bodyclass", "block extrastyle", "block extrahead"}
+# Blocks whose text is markup, not prose (the admin's body classes, its stylesheets, the
+# site nav's data attributes).
+MACHINE_BLOCKS = {"block bodyclass", "block extrastyle", "block extrahead", "block nav_attrs"}
 
 # Attributes whose value a user reads or hears; value= only on buttons (see _UserText).
 READ_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
