@@ -30,8 +30,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import vocabulary
+from games.display import answers
+from games.display.score_screen import hand_summary, past_hands
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
-from games.engine.types import Declarations, LanceRecord, PublicEnvite
+from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
 
 REGIONS: tuple[str, ...] = (
     "flash",
@@ -503,6 +505,8 @@ def build_panel(
         }
     elif types & {"pass", "bet"}:
         prompt = _("%(lance)s : à vous.") % {"lance": vocabulary.lance_name(observation["lance"])}
+    # Both partners answer a bet at once: only what can still change the team's answer.
+    legal, partner_note = answers.answer_choices(observation, viewer, players[(viewer + 2) % 4])
     discard_status = []
     if observation["phase"] == "discard":
         ready = observation["discard_ready"]
@@ -517,6 +521,7 @@ def build_panel(
         "deal": "deal" in types and host_seat in (None, viewer),
         "waiting": "" if turn["mine"] else turn["text"],
         "prompt": prompt,
+        "partner_note": partner_note,
         "discard_status": discard_status,
     }
 
@@ -557,18 +562,30 @@ def build_log(
     def section(key: Lance | Literal["mus"]) -> View:
         if not sections or sections[-1]["key"] != key:
             title = _("Mus") if key == "mus" else vocabulary.lance_name(key)
-            sections.append({"key": key, "title": title, "lines": []})
+            sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
         return sections[-1]
 
+    counted = answers.counted_answers(observation["words"], observation["mano"], players)
     for index, word in enumerate(observation["words"]):
         lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
         line = vocabulary.word_sentence(word, players[word["seat"]])
-        section(lance or "mus")["lines"].append(timed_out_text(line) if index in by_clock else line)
+        lines = section(lance or "mus")["lines"]
+        lines.append(timed_out_text(line) if index in by_clock else line)
+        if index in counted:
+            lines.append(counted[index])
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
             target = section(record["lance"])
-        target["lines"].append(lance_result_text(record, players, teams))
+        text = lance_result_text(record, players, teams)
+        if record["deje"] and record["winner_team"] is not None:
+            # The deje is scored when the bet is refused, not at the count: marked where it is.
+            target["deje_lines"].append(len(target["lines"]))
+            text += " " + _("Marqué tout de suite : %(team)s +%(points)s.") % {
+                "team": teams[record["winner_team"]],
+                "points": record["deje"],
+            }
+        target["lines"].append(text)
     return sections
 
 
@@ -609,19 +626,24 @@ def build_score_screen(
                 "cards": [card_view(c, kings) for c in cards] if cards else [],
             }
         )
-    lances = [
-        {
-            "name": vocabulary.lance_name(record["lance"]),
-            "outcome": vocabulary.outcome_name(record["outcome"]),
-            "winner": lance_winner(record, players, teams) or "—",
-            "stake": _("Órdago")
-            if record["stake"] == "ordago"
-            else (str(record["stake"]) if record["stake"] else "—"),
-            "deje": record["deje"],
-            "points": record["points"],
-        }
-        for record in observation["lances"]
-    ]
+    records = observation["hands"]
+    closed: HandRecord = {
+        "mano": observation["mano"],
+        "lances": observation["lances"],
+        "scores_after": observation["scores"],
+    }
+    if shown:
+        closed["hands_shown"] = shown
+    explained = hand_summary(
+        closed,
+        records[-2]["scores_after"] if len(records) > 1 else [0, 0],
+        kings,
+        players,
+        teams,
+        team_of(viewer),
+        last_of_partie=observation["status"] == "finished",
+    )
+    lances = explained["rows"]
     gained = _hand_points(observation)
     mine = team_of(viewer)
     host_name = players[host_seat] if host_seat is not None else _("L'hôte")
@@ -632,6 +654,7 @@ def build_score_screen(
         "shown": bool(shown),
         "hands": hands,
         "lances": lances,
+        "headline": explained["headline"],
         "gained": (
             [
                 {"label": teams[mine], "points": gained[mine]},
@@ -728,6 +751,9 @@ def build_table(
         ),
         "panel": panel,
         "score_screen": score_screen,
+        "past_hands": past_hands(
+            observation["hands"], observation["hand_number"], kings, players, viewer, teams
+        ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
     }
 

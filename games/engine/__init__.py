@@ -10,8 +10,9 @@ The site imports from this package only; ``types`` writes the state, the observa
 actions out once, and mypy checks the engine against them in ``make test``.
 """
 
-from .cards import CARD_CODES
+from .cards import CARD_CODES, card_points, effective_rank
 from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode, ReplayError
+from .hands import compare, paires_of, total_of
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import hand_records, observation
 from .replay import replay, replay_document
@@ -60,17 +61,22 @@ __all__ = [
     "Status",
     "Word",
     "apply",
+    "card_points",
+    "compare",
     "dumps",
+    "effective_rank",
     "hand_records",
     "least_useful_card",
     "legal_actions",
     "loads",
     "new_partie",
     "observation",
+    "paires_of",
     "replay",
     "replay_document",
     "seeded_shuffler",
     "team_of",
     "timeout_action",
     "to_act",
+    "total_of",
 ]

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from games import engine, vocabulary
+from games.display.answers import answer_choices
 from games.display.table_view import render_regions
 from games.engine import SeededShuffler
 from tests.presentation.helpers import codes_in, context, field, parse_forms, render_page, request
@@ -37,14 +38,17 @@ def check_view(state, seat, html):
     else:
         everyone = {c for cards in shown.values() for c in cards}
         assert codes_in(html) == everyone
-    legal = {a["type"] for a in obs["legal"]}
+    # Answering a bet, the panel offers only what can still change the team's answer.
+    choices, _note = answer_choices(obs, seat, P[(seat + 2) % 4])
+    legal = {a["type"] for a in choices}
     if seat != HOST:
         legal.discard("deal")
-    offered = {f["type"] for f in parse_forms(html)}
+    offered = {f["type"] for f in parse_forms(html)} - {None}  # None: the page's other forms
     assert offered == legal, (obs["phase"], offered, legal)
     for form in parse_forms(html):
-        assert [i["value"] for i in field(form, "version")] == [str(obs["version"])]
-    for item in obs["legal"]:
+        if form["type"] is not None:
+            assert [i["value"] for i in field(form, "version")] == [str(obs["version"])]
+    for item in choices:
         if item["type"] in ("bet", "raise"):
             name = "amount" if item["type"] == "bet" else "to"
             numbers = [

@@ -321,13 +321,15 @@ def test_score_screen_hidden_while_playing():
 def test_score_screen_shows_all_hands_lances_and_totals():
     html = render_partial("score-screen", O.hand_over(1), P, 1, host_seat=0)
     assert codes_in(html) == {c for cards in O.HANDS.values() for c in cards}
-    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</tr>", html)
-    cells = [re.sub(r"(<[^>]+>)+", "|", r) for r in rows]
-    assert cells[0].startswith("Grand|") and "|tenue|" in cells[0] and "Eux (Ane)" in cells[0]
-    assert cells[0].endswith("|10|0|10|")
-    assert "|refusée|Nous|2|1|0|" in cells[1]
-    assert "|en paso|Eux (Camille)|—|0|4|" in cells[2]
-    assert "|sans mise|Nous (Bixente)|—|0|5|" in cells[3]
+    rows = re.findall(r"<tr class=\"score-lances__row[^\"]*\">(.*?)</tr>", html, re.S)
+    cells = [re.sub(r"\s*(<[^>]+>\s*)+", "|", r).strip("|") for r in rows]
+    # lance · outcome | winner | why | stake | deje | bonus | points
+    assert cells[0].startswith("Grand|· tenue|Eux (Ane)|")
+    assert cells[0].endswith("|10 points|—|—|10")
+    assert cells[1].startswith("Petit|· refusée|Nous|Mise refusée par Eux.|2 refusée|")
+    assert cells[1].endswith("|+1 (marqué au refus)|—|0")
+    assert cells[2].startswith("Paires|· en paso|Eux (Camille)|") and cells[2].endswith("|4")
+    assert cells[3].startswith("Jeu|· sans mise|Nous (Bixente)|") and cells[3].endswith("|5")
     assert "Total : " in html and "Nous 17" in html and "Eux 20" in html
 
 
