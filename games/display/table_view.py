@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games import vocabulary
 from games.display import answers
@@ -411,7 +411,26 @@ def _button(kind: ActionType, css: str = "", **form: Any) -> View:
     """One form of the decision-button partial: posts ``type`` (and ``hidden`` / ``number``
     fields); ``label`` defaults to the action's."""
     form.setdefault("label", vocabulary.action_label(kind))
+    form.setdefault("key", shortcut_key(kind))
     return {"type": kind, "button_class": f"tbtn {css}".strip(), **form}
+
+
+def shortcut_key(kind: ActionType) -> str:
+    """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
+    one per decision, so no two buttons of a panel share one."""
+    keys = {
+        "mus": pgettext("keyboard shortcut of Mus", "M"),
+        "cut": pgettext("keyboard shortcut of Je coupe", "C"),
+        "discard": pgettext("keyboard shortcut of Écarter", "E"),
+        "pass": pgettext("keyboard shortcut of Je passe", "P"),
+        "hold": pgettext("keyboard shortcut of Je tiens", "T"),
+        "refuse": pgettext("keyboard shortcut of Je ne tiens pas", "N"),
+        "bet": pgettext("keyboard shortcut of Mise (free amount)", "S"),
+        "raise": pgettext("keyboard shortcut of Relancer", "R"),
+        "ordago": pgettext("keyboard shortcut of Órdago", "O"),
+        "deal": pgettext("keyboard shortcut of Distribuer la main suivante", "D"),
+    }
+    return keys[kind]
 
 
 def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
@@ -427,6 +446,7 @@ def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
                 label=_("Mise %(amount)s") % {"amount": q},
                 form_class="form-quick",
                 hidden={"name": "amount", "value": q},
+                key=str(q)[0],  # the amount's first digit: 2, 5, 1 for 10
             )
             for q in QUICK_BETS
             if low <= q <= high

@@ -56,6 +56,7 @@ class _Forms(HTMLParser):
         self._form: dict | None = None
         self._button: dict | None = None
         self.labels: list[str] = []
+        self._in_kbd = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -68,18 +69,22 @@ class _Forms(HTMLParser):
             elif self._form is not None:
                 self._form["inputs"].append(a)
         elif tag == "button" and self._form is not None:
-            self._button = {"attrs": a, "text": ""}
+            self._button = {"attrs": a, "text": "", "key": ""}
             self._form["buttons"].append(self._button)
+        elif tag == "kbd" and self._button is not None:
+            self._in_kbd = True  # the shortcut shown on the button, not part of its name
 
     def handle_endtag(self, tag):
         if tag == "form":
             self._form = None
         elif tag == "button":
             self._button = None
+        elif tag == "kbd":
+            self._in_kbd = False
 
     def handle_data(self, data):
         if self._button is not None:
-            self._button["text"] += data
+            self._button["key" if self._in_kbd else "text"] += data
 
 
 def parse_forms(html: str) -> list[dict]:
