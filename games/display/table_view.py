@@ -24,7 +24,7 @@ the deal) the clock made, "temps écoulé".
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -48,6 +48,7 @@ REGIONS: tuple[str, ...] = (
 )
 
 POSITIONS: tuple[str, ...] = ("bottom", "right", "top", "left")
+LANCE_ORDER: tuple[Lance, ...] = get_args(Lance)
 QUICK_BETS: tuple[int, ...] = (2, 5, 10)
 
 #: A view model: plain dicts for the templates.
@@ -718,6 +719,38 @@ def build_partie_over(
 # ---------------------------------------------------------------- the whole table
 
 
+def build_announcement(
+    observation: Observation,
+    players: list[str],
+    teams: list[str],
+    turn: View,
+    panel: View,
+    by_clock: set[int],
+) -> str:
+    """What the table's one persistent live region says after this render (static/js/
+    announce.js speaks it when it changed): the newest public word, the lances decided since,
+    then the viewer's turn and its question, or the end of the hand or of the partie."""
+    parts: list[str] = []
+    words = observation["words"]
+    since = 0
+    if words:
+        word = words[-1]
+        line = vocabulary.word_sentence(word, players[word["seat"]])
+        parts.append(timed_out_text(line) if len(words) - 1 in by_clock else line)
+        if word["type"] not in ("mus", "cut", "discard") and "lance" in word:
+            since = LANCE_ORDER.index(word["lance"])
+    parts += [
+        lance_result_text(record, players, teams)
+        for record in observation["lances"]
+        if LANCE_ORDER.index(record["lance"]) >= since
+    ]
+    if panel["active"]:
+        parts += [turn["text"], panel["prompt"]]
+    elif observation["status"] != "playing":
+        parts.append(turn["text"])
+    return " ".join(part for part in parts if part)
+
+
 def build_table(
     observation: Observation,
     players: list[str],
@@ -775,6 +808,7 @@ def build_table(
             observation["hands"], observation["hand_number"], kings, players, viewer, teams
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
+        "announcement": build_announcement(observation, players, teams, turn, panel, by_clock),
     }
 
 
