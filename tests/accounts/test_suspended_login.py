@@ -72,7 +72,7 @@ def test_login_labels_say_nom_de_joueur_and_errors_point_at_the_inputs(make_user
     _, response = log_in("camille", "faux")
     body = response.content.decode()
     assert "Nom de joueur" in body
-    assert '<ul class="errorlist nonfield" id="erreurs-du-formulaire" role="alert">' in body
+    assert '<div role="alert"><ul class="errorlist nonfield" id="erreurs-du-formulaire">' in body
     for name in ("username", "password"):
         tag = re.search(rf'<input[^>]*name="{name}"[^>]*>', body).group(0)
         assert 'aria-invalid="true"' in tag

@@ -1,0 +1,275 @@
+"""Accessibility in the browser: axe-core (bundled by axe-playwright-python, nothing fetched at
+run time) finds no serious or critical violation on any page, at phone and desktop width: the
+public pages, the salle, the table in every phase, the admin. And the table has ONE persistent
+live region that announces the turn, each public word and each lance result after a push."""
+
+from collections import Counter
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from games.engine import observation
+from games.services import play, salle
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = {360: 740, 1280: 800}
+BLOCKING = ("serious", "critical")
+AXE = Axe()
+#: counts by impact of every page checked, printed at the end of each test (the closing note)
+REPORT: dict[str, Counter] = {}
+
+
+#: axe cannot measure contrast over a gradient (the felt) and leaves it "to review": paint each
+#: gradient with its first stop (the felt's lighter centre, the worst case for white and yellow
+#: words) so the words on it are measured too.
+FLATTEN_GRADIENTS = """() => {
+  for (const element of document.querySelectorAll("body *")) {
+    const image = getComputedStyle(element).backgroundImage;
+    const first = image.includes("gradient") && image.match(/rgba?\\([^)]*\\)/);
+    if (first) {
+      element.style.backgroundImage = "none";
+      element.style.backgroundColor = first[0];
+    }
+  }
+}"""
+
+
+def run_axe(page) -> list[dict]:
+    """axe's violations on the page as it is, its gradients flattened in the same script (a push
+    arriving in between would bring the felt back)."""
+    page.evaluate(AXE.axe_script)
+    return page.evaluate(
+        f"async () => {{ ({FLATTEN_GRADIENTS})();"
+        " return (await axe.run({resultTypes: ['violations']})).violations; }"
+    )
+
+
+def axe_problems(page, name: str) -> list[str]:
+    """Run axe on `page` at each width; the serious and critical violations, one line each."""
+    problems = []
+    for width, height in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        violations = run_axe(page)
+        REPORT[f"{name} @{width}"] = Counter(
+            {(v["impact"], v["id"]): len(v["nodes"]) for v in violations}
+        )
+        for v in violations:
+            if v["impact"] in BLOCKING:
+                targets = ", ".join(str(n["target"]) for n in v["nodes"][:4])
+                problems.append(
+                    f"{name} @{width}px: {v['id']} ({v['impact']}) × {len(v['nodes'])} — {targets}"
+                )
+    return problems
+
+
+def print_report():
+    for name, counts in REPORT.items():
+        by_impact = Counter()
+        for (impact, _rule), nodes in counts.items():
+            by_impact[impact] += nodes
+        summary = ", ".join(
+            f"{k} {by_impact[k]}" for k in ("critical", "serious", "moderate", "minor")
+        )
+        rules = " ".join(f"{rule}({impact[0]}{nodes})" for (impact, rule), nodes in counts.items())
+        print(f"axe {name}: {summary}  {rules}")
+    REPORT.clear()
+
+
+def assert_clean(problems: list[str]):
+    print_report()
+    assert not problems, "\n".join(problems)
+
+
+def test_public_pages(new_page):
+    page = new_page()
+    problems = []
+    for name, url in [
+        ("accueil", "/"),
+        ("règles", "/regles/"),
+        ("connexion", "/comptes/connexion/"),
+        ("inscription", "/comptes/inscription/"),
+        ("mot de passe oublié", "/comptes/mot-de-passe/oublie/"),
+    ]:
+        page.goto(url)
+        problems += axe_problems(page, name)
+    # A refused log-in: the form with its errors.
+    page.goto("/comptes/connexion/")
+    page.get_by_label("Nom d’utilisateur").or_(page.locator("#id_username")).first.fill("nobody")
+    page.locator("#id_password").fill("wrong password")
+    page.locator("form button[type=submit]").last.click()
+    page.wait_for_load_state()
+    problems += axe_problems(page, "connexion refusée")
+    assert_clean(problems)
+
+
+def test_salle_empty_and_with_tables(cast, page_for, in_thread):
+    page = page_for(cast[0])
+    page.goto("/salle/")
+    problems = axe_problems(page, "salle vide")
+    table = in_thread(salle.table_create, user=cast[1], kings=4)
+    in_thread(salle.seat_take, user=cast[2], table_id=table.pk, number=1)
+    in_thread(salle.table_create, user=cast[3], kings=8)
+    page.goto("/salle/")
+    problems += axe_problems(page, "salle avec tables")
+    page.goto("/comptes/mot-de-passe/")
+    problems += axe_problems(page, "mot de passe")
+    assert_clean(problems)
+
+
+# ---------------------------------------------------------------- the table, phase by phase
+
+
+def acting_seats(game) -> list[int]:
+    game.refresh_from_db()
+    return [s for s in range(4) if observation(game.state, s)["legal"]]
+
+
+def an_action(state: dict, seat: int, prefer: tuple[str, ...]) -> dict:
+    """The first of `prefer` this seat may do, as the form would post it."""
+    legal = {a["type"]: a for a in observation(state, seat)["legal"]}
+    kind = next(t for t in prefer if t in legal)
+    if kind == "bet":
+        return {"type": "bet", "amount": legal["bet"]["min"]}
+    if kind == "discard":
+        return {"type": "discard", "cards": state["hand"]["cards"][seat][:1]}
+    return {"type": kind}
+
+
+def act(in_thread, game, users, seat: int, action: dict) -> None:
+    game.refresh_from_db()
+    in_thread(
+        play.game_apply_action,
+        user=users[seat],
+        version=game.version,
+        action=action,
+        game_id=game.pk,
+    )
+
+
+def play_while(in_thread, game, users, prefer, keep_going) -> None:
+    for _ in range(200):
+        game.refresh_from_db()
+        if not keep_going(game.state):
+            return
+        seat = acting_seats(game)[0]
+        act(in_thread, game, users, seat, an_action(game.state, seat, prefer))
+    raise AssertionError("the game did not get there")
+
+
+def shown(pages, game) -> None:
+    """Every page shows the game's current version (the push arrived)."""
+    game.refresh_from_db()
+    for page in pages:
+        expect(page.locator("#decision-panel")).to_have_attribute("data-version", str(game.version))
+
+
+def test_the_table_in_every_phase(cast, page_for, start_cast_table, in_thread):
+    game = start_cast_table(2026)
+    pages = [page_for(user) for user in cast]
+    for page in pages:
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"/tables/{game.table_id}/")
+    problems = axe_problems(pages[acting_seats(game)[0]], "table : mus ?")
+
+    play_while(in_thread, game, cast, ("mus",), lambda s: s["phase"] == "mus")
+    shown(pages, game)
+    problems += axe_problems(pages[0], "table : écart")
+
+    play_while(in_thread, game, cast, ("discard",), lambda s: s["phase"] == "discard")
+    act(in_thread, game, cast, acting_seats(game)[0], {"type": "cut"})
+    shown(pages, game)
+    opener = acting_seats(game)[0]
+    problems += axe_problems(pages[opener], "table : ouverture d'un tour")
+
+    act(in_thread, game, cast, opener, an_action(game.state, opener, ("bet",)))
+    shown(pages, game)
+    problems += axe_problems(pages[acting_seats(game)[0]], "table : réponse à une mise")
+
+    play_while(
+        in_thread,
+        game,
+        cast,
+        ("hold", "pass", "cut", "declare"),
+        lambda s: s["status"] == "playing",
+    )
+    shown(pages, game)
+    problems += axe_problems(pages[0], "table : écran de score (hôte)")
+    problems += axe_problems(pages[1], "table : écran de score")
+
+    act(in_thread, game, cast, 0, {"type": "deal"})
+    play_while(
+        in_thread,
+        game,
+        cast,
+        ("cut", "ordago", "hold", "pass", "declare"),
+        lambda s: s["status"] != "finished",
+    )
+    expect(pages[0].locator(".partie-over")).to_be_visible()
+    problems += axe_problems(pages[0], "table : partie terminée")
+    assert_clean(problems)
+
+
+def test_the_admin(cast, make_user, page_for, start_cast_table):
+    game = start_cast_table(7)
+    staff = page_for(make_user("gorka", is_staff=True, is_superuser=True))
+    problems = []
+    for name, url in [
+        ("admin : accueil", "/admin/"),
+        ("admin : parties", "/admin/games/game/"),
+        ("admin : une partie", f"/admin/games/game/{game.pk}/change/"),
+        ("admin : rejouer une partie", f"/admin/games/game/{game.pk}/rejouer/"),
+        ("admin : tables", "/admin/games/table/"),
+        ("admin : joueurs", "/admin/accounts/user/"),
+        ("admin : un joueur", f"/admin/accounts/user/{cast[1].pk}/change/"),
+    ]:
+        staff.goto(url)
+        problems += axe_problems(staff, name)
+    assert_clean(problems)
+
+
+# ---------------------------------------------------------------- the persistent live region
+
+
+def announced(page) -> str:
+    return page.locator("#announcer").text_content() or ""
+
+
+def test_turns_words_and_lance_results_are_announced_in_one_persistent_region(
+    cast, page_for, start_cast_table, in_thread
+):
+    game = start_cast_table(2026)
+    ane, bixente = page_for(cast[0]), page_for(cast[1])
+    for page in (ane, bixente):
+        page.goto(f"/tables/{game.table_id}/")
+        live = page.locator("#announcer")
+        expect(live).to_have_attribute("role", "status")
+        expect(live).to_have_attribute("aria-live", "polite")
+        # Outside every pushed region: the same node for the page's whole life.
+        assert live.evaluate("n => !n.closest('[hx-swap-oob], #mus-table')")
+        live.evaluate("n => { window.__announcer = n; }")
+        expect(live).to_have_text("")  # the loaded page is read, not announced
+
+    assert acting_seats(game) == [0]
+    act(in_thread, game, cast, 0, {"type": "mus"})
+    expect(bixente.locator("#announcer")).to_have_text(
+        "ane : Mus À vous de parler. Mus ou couper ?"
+    )
+    expect(ane.locator("#announcer")).to_have_text("ane : Mus")
+
+    bixente.locator("#decision-panel").get_by_role("button", name="Je coupe").click()
+    expect(ane.locator("#announcer")).to_contain_text("bixente : Je coupe")
+    expect(bixente.locator("#announcer")).to_contain_text("bixente : Je coupe")
+
+    # A bet refused decides the lance: its result is said with the refusal.
+    opener = acting_seats(game)[0]
+    act(in_thread, game, cast, opener, {"type": "bet", "amount": 2})
+    game.refresh_from_db()
+    answering = acting_seats(game)
+    for seat in answering:
+        act(in_thread, game, cast, seat, {"type": "refuse"})
+    for page in (ane, bixente):
+        expect(page.locator("#announcer")).to_contain_text("Je ne tiens pas")
+        expect(page.locator("#announcer")).to_contain_text("Grand : refusée")
+        assert page.evaluate("window.__announcer === document.getElementById('announcer')")
