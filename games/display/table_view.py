@@ -748,7 +748,8 @@ def build_announcement(
         parts += [turn["text"], panel["prompt"]]
     elif observation["status"] != "playing":
         parts.append(turn["text"])
-    return " ".join(part for part in parts if part)
+    # A word has no full stop ("Ane : Mus"): spoken before the next part, it needs one.
+    return " ".join(part if part[-1] in ".!?…" else f"{part}." for part in parts if part)
 
 
 def build_table(

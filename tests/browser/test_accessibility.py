@@ -254,9 +254,9 @@ def test_turns_words_and_lance_results_are_announced_in_one_persistent_region(
     assert acting_seats(game) == [0]
     act(in_thread, game, cast, 0, {"type": "mus"})
     expect(bixente.locator("#announcer")).to_have_text(
-        "ane : Mus À vous de parler. Mus ou couper ?"
+        "ane : Mus. À vous de parler. Mus ou couper ?"
     )
-    expect(ane.locator("#announcer")).to_have_text("ane : Mus")
+    expect(ane.locator("#announcer")).to_have_text("ane : Mus.")
 
     bixente.locator("#decision-panel").get_by_role("button", name="Je coupe").click()
     expect(ane.locator("#announcer")).to_contain_text("bixente : Je coupe")
