@@ -113,4 +113,11 @@
   document.addEventListener("htmx:oobAfterSwap", function () {
     Object.keys(saved).forEach(restore);
   });
+
+  // A page opened on your turn starts there too (without scrolling: the table first).
+  var panel = document.getElementById("decision-panel");
+  var first = panel && actions(panel)[0];
+  if (first && (!document.activeElement || document.activeElement === document.body)) {
+    (document.querySelector("#my-hand input[type=checkbox]") || first).focus({ preventScroll: true });
+  }
 })();

@@ -155,6 +155,7 @@ def test_a_key_sends_the_decision_shown_on_its_button(table, cast, page_for):
     game, act = table
     page = open_table(page_for, cast[0], game)
     mus = page.locator("#decision-panel").get_by_role("button", name="Mus", exact=True)
+    expect(mus).to_be_focused()  # the page opened on my turn starts at my first action
     expect(mus).to_have_attribute("aria-keyshortcuts", "M")
     expect(mus.locator("kbd")).to_have_text("M")
     page.keyboard.press("Control+m")  # a modifier: the browser's, not ours
