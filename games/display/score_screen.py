@@ -222,8 +222,10 @@ def hand_summary(
             "at_lance": vocabulary.at_lance(ordago["lance"]),
             "team": winning_words(teams, ordago["winner_team"], viewer_team),
         }
-        for row in rows:
-            if row["due"]:
+        for row, lance in zip(rows, record["lances"], strict=True):
+            if lance["outcome"] == "ordago":
+                row["note"] = _("l’órdago tenu gagne la partie")
+            elif row["due"]:
                 row["note"] = _("non compté : l’órdago décide la partie")
     elif last_of_partie:
         reached = next((t for t in (0, 1) if after[t] >= TARGET), None)

@@ -164,7 +164,7 @@ def test_a_held_ordago_says_who_wins_the_partie_and_why():
         words = "Nous gagnons la partie" if ours else "Eux gagnent la partie"
         assert f"Órdago tenu au Grand : {words}" in text
         assert " contre " in text  # the best Grand of each team, side by side
-        assert "non compté : l’órdago décide la partie" in text or "Score final" in text
+        assert "0 (l’órdago tenu gagne la partie)" in text
 
 
 def test_a_point_won_after_40_shows_the_count_stopped():
