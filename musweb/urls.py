@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.contrib.auth.decorators import login_not_required
+from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from django.views.generic import RedirectView
 
 from games import views as games_views
 
@@ -8,7 +11,17 @@ admin.site.site_header = _("Barajamos · administration")
 admin.site.site_title = _("Barajamos · administration")
 admin.site.index_title = _("Tables, parties, joueurs et modération")
 
+
+class FaviconRedirect(RedirectView):
+    """Browsers ask /favicon.ico whatever the page links: send them to the site's SVG icon (a
+    temporary redirect, as the static URL changes with the icon's hash)."""
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.svg")
+
+
 urlpatterns = [
+    path("favicon.ico", login_not_required(FaviconRedirect.as_view()), name="favicon"),
     path("", games_views.home, name="home"),
     path("regles/", games_views.rules, name="rules"),
     path("comptes/", include("accounts.urls")),

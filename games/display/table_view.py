@@ -502,6 +502,17 @@ def decision_buttons(legal: list[LegalAction]) -> list[View]:
     return buttons
 
 
+def attention_cue(observation: Observation) -> str:
+    """What should catch the viewer's eye outside the page (static/js/attention.js: the title,
+    a sound, a notification): "ordago" or "bet" when they must answer one, "turn" when they
+    have any other decision, else ""."""
+    types = {item["type"] for item in observation["legal"]} - {"deal"}
+    if types & {"hold", "refuse"}:
+        betting = observation["betting"]
+        return "ordago" if betting and betting["stake"] == "ordago" else "bet"
+    return "turn" if types else ""
+
+
 def build_panel(
     observation: Observation, players: list[str], viewer: int, turn: View, host_seat: int | None
 ) -> View:
@@ -542,6 +553,7 @@ def build_panel(
         "deal": "deal" in types and host_seat in (None, viewer),
         "waiting": "" if turn["mine"] else turn["text"],
         "prompt": prompt,
+        "cue": attention_cue(observation),
         "partner_note": partner_note,
         "discard_status": discard_status,
     }

@@ -4,6 +4,7 @@ laptop's size, and nothing covers them (the sticky panel least of all); the scor
 scrolls sideways."""
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,9 @@ def check_on_screen(page, phase, measures):
         cards = page.evaluate(MEASURE, CARDS)
         controls = page.evaluate(MEASURE, CONTROLS)
         page.screenshot(path=str(SHOTS / f"v2-{phase}-{width}x{height}.png"))
+        if phase == "score":
+            shot = SHOTS / f"v2-{phase}-{width}x{height}-full.png"
+            page.screenshot(path=str(shot), full_page=True)
         assert controls, f"{phase}: no control"
         lowest = max(c["bottom"] for c in controls)
         measures.append(
@@ -155,3 +159,95 @@ def test_cards_and_every_decision_are_on_screen_in_every_phase(ane_page, cast, i
 
     print("\n" + "\n".join(measures))
     assert not failures, "\n".join(failures)
+
+
+# ---------------------------------------------------------------- your turn, outside the page
+
+#: Counts the notes played (Web Audio oscillators) and stands in for the Notification API, with
+#: a page that can be "hidden": what the test can observe of sounds and notifications.
+FAKE_ATTENTION = """
+window.__notes = 0;
+var make = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  window.__notes += 1;
+  return make.call(this);
+};
+window.__hidden = false;
+Object.defineProperty(document, "hidden", { get: function () { return window.__hidden; } });
+window.__asked = 0;
+window.__notifications = [];
+function FakeNotification(title, options) {
+  window.__notifications.push({ title: title, body: options.body });
+  this.close = function () {};
+}
+FakeNotification.permission = "default";
+FakeNotification.requestPermission = function () {
+  window.__asked += 1;
+  FakeNotification.permission = "granted";
+  return Promise.resolve("granted");
+};
+window.Notification = FakeNotification;
+"""
+
+
+@pytest.fixture
+def bixente_page(cast, page_for, start_cast_table):
+    game = start_cast_table(2026)
+    page = page_for(cast[1])  # bixente speaks second
+    page.add_init_script(FAKE_ATTENTION)
+    page.goto(f"/tables/{game.table_id}/")
+    return game, page
+
+
+def say_mus(game, cast, in_thread):
+    act(game, cast, in_thread, lambda seat, legal, state: {"type": "mus"})
+
+
+def test_the_title_says_when_it_is_your_turn(bixente_page, cast, in_thread, page_for):
+    game, page = bixente_page
+    number = game.table_id
+    expect(page).to_have_title(f"Table {number} · Barajamos")
+    ane = page_for(cast[0])
+    ane.goto(f"/tables/{number}/")
+    expect(ane).to_have_title(f"● À vous — Table {number}")
+
+    say_mus(game, cast, in_thread)  # ane: now bixente's turn
+    expect(page).to_have_title(f"● À vous — Table {number}")
+    expect(ane).to_have_title(f"Table {number} · Barajamos")
+
+
+def test_sounds_are_off_until_turned_on_and_the_choice_is_remembered(bixente_page, cast, in_thread):
+    game, page = bixente_page
+    sounds = page.locator("#attention [data-sounds]")
+    expect(sounds).to_have_attribute("aria-pressed", "false")
+    say_mus(game, cast, in_thread)  # bixente's turn: silence
+    expect(page).to_have_title(re.compile("À vous"))
+    assert page.evaluate("window.__notes") == 0
+
+    sounds.click()
+    expect(sounds).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(sounds).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.__notes") == 0  # a reload is not a new turn
+    for _ in range(3):  # bixente, camille, dani: mus; then the four choose their discards
+        say_mus(game, cast, in_thread)
+    expect(page.locator("#my-hand input[type=checkbox]")).to_have_count(4)
+    page.wait_for_function("window.__notes > 0", timeout=3000)
+
+
+def test_a_notification_when_the_tab_is_hidden_asked_for_on_a_click(bixente_page, cast, in_thread):
+    game, page = bixente_page
+    number = game.table_id
+    notify = page.locator("#attention [data-notify]")
+    expect(notify).to_be_visible()
+    assert page.evaluate("window.__asked") == 0  # never asked without a click
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("window.__asked") == 1
+
+    page.evaluate("window.__hidden = true")
+    say_mus(game, cast, in_thread)  # bixente's turn while the tab is hidden
+    expect(page).to_have_title(re.compile("À vous"))
+    assert page.evaluate("window.__notifications") == [
+        {"title": f"● À vous — Table {number}", "body": "C’est à vous de décider."}
+    ]
