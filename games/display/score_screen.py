@@ -10,8 +10,11 @@ checks the two agree on played parties).
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games import vocabulary
 from games.engine import (
@@ -272,29 +275,69 @@ def past_hands(
     viewer: int,
     teams: list[str],
 ) -> list[View]:
-    """The hands closed before the current one (the « Mains précédentes »), the latest first."""
+    """The hands closed before the current one (the « Mains précédentes »), the latest first:
+    a title, one line per lance and the total after it. Part of every push, so each closed
+    hand, which never changes, is built once (:func:`_past_hand`)."""
     out: list[View] = []
-    before = [0, 0]
-    mine = team_of(viewer)
+    before: tuple[int, ...] = (0, 0)
     for number, record in enumerate(hands[: hand_number - 1], start=1):
-        summary = hand_summary(record, before, kings, players, teams, mine, last_of_partie=False)
-        gained = summary["gained"]
-        assert isinstance(gained, list)
-        summary["number"] = number
-        summary["title"] = _("Main n° %(number)s : %(ours)s +%(a)s · %(theirs)s +%(b)s") % {
-            "number": number,
-            "ours": teams[mine],
-            "a": gained[mine],
-            "theirs": teams[1 - mine],
-            "b": gained[1 - mine],
-        }
-        summary["total"] = _("Total : %(ours)s %(a)s · %(theirs)s %(b)s") % {
-            "ours": teams[mine],
-            "a": record["scores_after"][mine],
-            "theirs": teams[1 - mine],
-            "b": record["scores_after"][1 - mine],
-        }
-        out.append(summary)
-        before = list(record["scores_after"])
+        out.append(
+            _past_hand(
+                json.dumps(record, sort_keys=True),
+                number,
+                before,
+                kings,
+                tuple(players),
+                team_of(viewer),
+                tuple(teams),
+                get_language(),
+            )
+        )
+        before = tuple(record["scores_after"])
     out.reverse()
     return out
+
+
+@lru_cache(maxsize=1024)
+def _past_hand(
+    record_json: str,
+    number: int,
+    before: tuple[int, ...],
+    kings: Kings,
+    players: tuple[str, ...],
+    mine: int,
+    teams: tuple[str, ...],
+    language: str | None,
+) -> View:
+    """One previous hand in words (``language``: the cache's key, the words are translated)."""
+    record: HandRecord = json.loads(record_json)
+    summary = hand_summary(
+        record, list(before), kings, list(players), list(teams), mine, last_of_partie=False
+    )
+    after = record["scores_after"]
+    lines = []
+    for row in summary["rows"]:  # type: ignore[attr-defined]
+        line = f"{row['name']} · {row['outcome']} — {row['winner']} +{row['points']}"
+        if row["why"]:
+            line += f" : {row['why']}"
+        lines.append(line)
+    return {
+        "number": number,
+        "headline": summary["headline"],
+        "lines": lines,
+        "title": _("Main n° %(number)s : %(ours)s +%(a)s · %(theirs)s +%(b)s")
+        % {
+            "number": number,
+            "ours": teams[mine],
+            "a": after[mine] - before[mine],
+            "theirs": teams[1 - mine],
+            "b": after[1 - mine] - before[1 - mine],
+        },
+        "total": _("Total : %(ours)s %(a)s · %(theirs)s %(b)s")
+        % {
+            "ours": teams[mine],
+            "a": after[mine],
+            "theirs": teams[1 - mine],
+            "b": after[1 - mine],
+        },
+    }
