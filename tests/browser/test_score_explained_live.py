@@ -109,3 +109,23 @@ def test_a_held_ordago_says_who_won_the_partie(width, height, start_cast_table, 
     assert headline.is_visible()
     assert not page.evaluate(SIDEWAYS), page.evaluate(WIDER)
     page.locator("#score-screen").screenshot(path=str(SHOTS / f"v3-ordago-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "height"), VIEWPORTS)
+def test_answering_after_the_partner_raised(width, height, start_cast_table, page_for, cast):
+    game = start_cast_table(7)
+    state = engine.apply(game.state, 0, {"type": "cut"})
+    state = engine.apply(state, 0, {"type": "bet", "amount": 2})
+    state = engine.apply(state, 1, {"type": "raise", "to": 5})
+    store(game, state)
+    page = page_for(cast[3])
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(game.get_absolute_url())
+    page.wait_for_timeout(500)  # the socket's first push replaces the regions once
+    panel = page.locator("#decision-panel")
+    assert "a relancé à 5. Je tiens : vous suivez sa relance" in panel.inner_text()
+    assert panel.get_by_role("button", name="Je ne tiens pas").count() == 0
+    raise_to = panel.locator("#raise-to")
+    assert raise_to.get_attribute("min") == "6" and raise_to.input_value() == "6"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    panel.screenshot(path=str(SHOTS / f"v3-answer-{width}.png"))
