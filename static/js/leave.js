@@ -4,6 +4,15 @@
 // minute cancels the partie for all four. Never asked once the partie is over, nor when the
 // site itself sends the page away (a cancelled partie, a moderator's kick: data-redirect).
 (function () {
+  // The returning player's note (« Vous étiez déconnecté·e… ») is read once, then gives its
+  // room back to the table: on « Compris », or by itself after a while.
+  var returned = document.querySelector(".away-return");
+  if (returned) {
+    var dismiss = function () { returned.remove(); };
+    returned.querySelector("[data-dismiss-return]").addEventListener("click", dismiss);
+    setTimeout(dismiss, 20000);
+  }
+
   var dialog = document.getElementById("leave-dialog");
   if (!dialog || !document.querySelector("[data-leave-guard]")) return;
   var leaving = false; // the player confirmed, or the site is sending the page elsewhere
