@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.services import salle
@@ -182,12 +183,23 @@ def test_the_salle_counts_the_players_and_offers_the_start_only_at_four(
     expect(start).to_have_count(0)
     expect(host).to_have_title("Salle · Barajamos")
     shot(host, "salle-waiting-360")
+    # A forged start (an old page, a second tab) is still refused; the refusal goes once a push
+    # shows the table as it is.
+    start_url = reverse("games:table_start", args=[table.pk])
+    host.evaluate(
+        "url => htmx.ajax('POST', url, {source: '#salle', target: '#salle', swap: 'outerHTML'})",
+        start_url,
+    )
+    refused = host.locator("#messages li.error")
+    expect(refused).to_have_text("Il faut quatre joueurs assis pour lancer la partie.")
+    host.wait_for_timeout(2100)
 
     for number, (user, missing) in enumerate(
         ((bixente, "Il manque 2 joueurs"), (camille, "Il manque 1 joueur pour")), start=1
     ):
         in_thread(salle.seat_take, user=user, table_id=table.pk, number=number)
         expect(card).to_contain_text(missing)
+        expect(refused).to_have_count(0)
         expect(start).to_have_count(0)
 
     in_thread(salle.seat_take, user=dani, table_id=table.pk, number=3)
