@@ -123,10 +123,13 @@ def test_a_page_closes_the_three_others_see_the_banner_and_its_countdown(started
         expect(page.locator("#away-banner")).to_be_hidden()
     wait_connected(started, cast)
 
+    closed = time.monotonic()
     leaver.close()  # as a crash or a lost network would: no beforeunload
     for page in others:
         expect(page.locator("#away-banner")).to_contain_text(BANNER, timeout=10000)
         expect(page.locator("#away-banner")).to_be_in_viewport()
+    seen_after = time.monotonic() - closed
+    boxes = [page.locator("#away-banner").bounding_box() for page in others]
     first = seconds_in(others[0].locator("#away-banner").inner_text())
     assert 55 <= first <= 60
     shot(others[0], "banner-360")
@@ -145,6 +148,10 @@ def test_a_page_closes_the_three_others_see_the_banner_and_its_countdown(started
     expect(back.locator(".away-return")).to_have_count(0)
     for page in others:
         expect(page.locator("#away-banner")).to_be_hidden(timeout=10000)
+    print(
+        f"\nbanner on the three other pages {seen_after * 1000:.0f} ms after the close;"
+        f" boxes {boxes}"
+    )
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["360", "1280"])
