@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import broadcast
+from games.display.table_view import REGIONS
 from games.engine import SeededShuffler
 from games.models import Game
 from games.services import play
@@ -71,7 +72,7 @@ async def test_connect_sends_a_full_render_of_my_seat_only(started_game, camille
     communicator, connected = await connect_table(camille, started_game.table_id)
     assert connected
     payload = await communicator.receive_from(timeout=5)
-    assert payload.count('hx-swap-oob="true"') == 8
+    assert payload.count('hx-swap-oob="true"') == len(REGIONS)
     mine = started_game.state["hand"]["cards"][2]
     for code in mine:
         assert f'data-card="{code}"' in payload
