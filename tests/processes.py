@@ -2,6 +2,7 @@
 prefix and Celery queue: daphne (tests/browser) and a Celery worker and beat (tests/presence).
 Each runs in its own process group, stopped as a whole."""
 
+import contextlib
 import os
 import signal
 import socket
@@ -109,3 +110,56 @@ def wait_for_line(log_path: Path, text: str, process: subprocess.Popen, timeout=
             break
         time.sleep(0.05)
     raise RuntimeError(f"no {text!r} within {timeout}s:\n{log_path.read_text(errors='replace')}")
+
+
+class CeleryStack:
+    """A real Celery worker (solo pool, this run's queue) and beat, started and stopped by
+    the tests that need Celery's real timing."""
+
+    def __init__(self, env: dict):
+        self.env = env
+        self.worker = self.beat = None
+        self.worker_log = self.beat_log = None
+        self.schedule = Path(tempfile.mkdtemp(prefix="barajamos-beat-")) / "schedule"
+
+    def start_worker(self) -> None:
+        args = ["celery", "-A", "musweb", "worker", "--pool=solo", "--loglevel=INFO"]
+        args += [
+            "--hostname",
+            f"{self.env['CELERY_QUEUE']}@%h",
+            "--queues",
+            self.env["CELERY_QUEUE"],
+        ]
+        args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+        self.worker, self.worker_log = start(args, self.env, "worker")
+        wait_for_line(self.worker_log, " ready.", self.worker)
+
+    def stop_worker(self, sig=signal.SIGKILL) -> None:
+        if self.worker is not None:
+            stop(self.worker, sig)
+            self.worker = None
+
+    def start_beat(self) -> None:
+        args = ["celery", "-A", "musweb", "beat", "--loglevel=INFO", "--max-interval=1"]
+        args += ["--schedule", str(self.schedule)]
+        self.beat, self.beat_log = start(args, self.env, "beat")
+
+    def worker_output(self) -> str:
+        return self.worker_log.read_text(errors="replace") if self.worker_log else ""
+
+    def close(self) -> None:
+        self.stop_worker(signal.SIGTERM)
+        if self.beat is not None:
+            stop(self.beat)
+
+
+@contextlib.contextmanager
+def celery_running(env: dict):
+    """A CeleryStack with its beat and worker started, closed on exit."""
+    stack = CeleryStack(env)
+    try:
+        stack.start_beat()
+        stack.start_worker()
+        yield stack
+    finally:
+        stack.close()

@@ -173,19 +173,12 @@ def page_for(new_page, asgi_server):
 
 @pytest.fixture(scope="module")
 def clock_worker(django_db_setup):
-    """A real Celery worker and beat (tests/presence/conftest.py's CeleryStack) that play the
+    """A real Celery worker and beat (tests.processes.CeleryStack) that play the
     turn clock's timed-out decisions (games.tasks.turn_time_out at the stored deadline, the
     sweep every CLOCK_SWEEP_SECONDS) and push them to the pages through the channel layer."""
-    from tests.presence.conftest import CeleryStack
-
     env = processes.server_env(SWEEP_SECONDS=CLOCK_SWEEP_SECONDS, LOG_LEVEL="INFO")
-    stack = CeleryStack(env)
-    try:
-        stack.start_beat()
-        stack.start_worker()
+    with processes.celery_running(env) as stack:
         yield stack
-    finally:
-        stack.close()
 
 
 #: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.

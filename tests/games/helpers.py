@@ -1,6 +1,10 @@
 """Helpers of the live-play tests: start the cast's table, choose legal actions at random
 (the engine's own seeded chooser), post them as the players."""
 
+import threading
+
+from django.db import connection
+
 from games.display.table_view import card_view
 from games.engine import CARD_CODES, to_act
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
@@ -58,3 +62,27 @@ def leaked_cards(payload: str, allowed: set[str]) -> set[str]:
         if card_view(code)["name"] in payload:
             found.add(code)
     return found
+
+
+def run_together(*calls):
+    """Run the calls in threads released at the same instant, each on its own database
+    connection (real concurrent transactions); their results in order (an exception is
+    returned, not raised)."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # noqa: BLE001 - the test inspects it
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results

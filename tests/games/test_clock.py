@@ -14,6 +14,17 @@ def fast(settings):
     settings.DEAL_SECONDS = 5
 
 
+def at_hand_over():
+    """A partie played at random to its first score screen, and the seeded chooser."""
+    from games.engine.random_play import pick_action
+
+    state, rng = new_state(), engine.SeededShuffler(3)
+    while state["phase"] != "hand_over":
+        speaker = engine.to_act(state)[0]
+        state = engine.apply(state, speaker, pick_action(state, speaker, rng))
+    return state, rng
+
+
 def new_state(first_mano=0):
     return engine.new_partie(kings=4, first_mano=first_mano, shuffler=engine.SeededShuffler(1))
 
@@ -115,13 +126,7 @@ def test_a_seat_that_stops_having_to_act_without_acting_is_charged_nothing():
 
 
 def test_on_the_score_screen_only_the_host_s_clock_runs_with_the_deal_s_limit(fast):
-    state = new_state()
-    rng = engine.SeededShuffler(3)
-    from games.engine.random_play import pick_action
-
-    while state["phase"] != "hand_over":
-        speaker = engine.to_act(state)[0]
-        state = engine.apply(state, speaker, pick_action(state, speaker, rng))
+    state, rng = at_hand_over()
     c = clock.advance(clock.new_clock("rapide"), state, host_seat=3, now=T0)
     assert [n for n in range(4) if seat(c, n)["deadline"] is not None] == [3]
     assert seat(c, 3)["deadline"] == T0 + 5000  # DEAL_SECONDS, no reserve
@@ -164,13 +169,7 @@ def test_a_check_is_queued_only_when_none_pending_comes_first():
 
 
 def test_the_hosts_deal_never_touches_the_reserve(fast):
-    state = new_state()
-    rng = engine.SeededShuffler(3)
-    from games.engine.random_play import pick_action
-
-    while state["phase"] != "hand_over":
-        speaker = engine.to_act(state)[0]
-        state = engine.apply(state, speaker, pick_action(state, speaker, rng))
+    state, rng = at_hand_over()
     c = clock.advance(clock.new_clock("rapide"), state, host_seat=3, now=T0)
     reserve = seat(c, 3)["reserve_ms"]
     dealt = engine.apply(state, 3, {"type": "deal"}, shuffler=rng)

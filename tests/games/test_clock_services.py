@@ -2,18 +2,16 @@
 made for a seat out of time in each phase (games.services.turn_clock), the reserve, three
 misses in a row, the race with a last-instant click, the sweep, the salle's choice of speed."""
 
-import threading
 from datetime import timedelta
 from unittest import mock
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from games import engine, vocabulary
 from games.models import Game, GameAction, Table
 from games.services import clock, errors, play, salle, sweep, turn_clock
-from tests.games.helpers import start_game
+from tests.games.helpers import run_together, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -284,29 +282,6 @@ def test_the_clock_choices_say_their_seconds(settings):
         ("normal", "Normal (30 s + 2 min de réserve)"),
         ("lent", "Lent (1 min 30 s + 5 min 30 s de réserve)"),
     ]
-
-
-def run_together(*calls):
-    """Run the calls in threads released at the same instant, each on its own connection;
-    their results in order (an exception is returned, not raised)."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 - the test inspects it
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,38 +1,13 @@
 """Races, with real concurrent transactions: each thread has its own database connection."""
 
-import threading
-
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from games.models import Seat, Table
 from games.services import errors, salle
+from tests.games.helpers import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(*calls):
-    """Run the calls in threads released at the same instant; return their results in order
-    (an exception is returned, not raised)."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # noqa: BLE001 - the test inspects it
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
 
 
 @pytest.mark.parametrize("round_", range(5))

@@ -12,9 +12,6 @@ Tests that need committed rows visible to the worker use ``transactional_db``.
 """
 
 import os
-import signal
-import tempfile
-from pathlib import Path
 
 import pytest
 
@@ -29,44 +26,6 @@ SWEEP = float(os.environ.get("PRESENCE_SWEEP", "1"))
 WEB_PROCESS_LIMIT = float(os.environ.get("PRESENCE_WEB_PROCESS_LIMIT", "3"))
 
 
-class CeleryStack:
-    def __init__(self, env: dict):
-        self.env = env
-        self.worker = self.beat = None
-        self.worker_log = self.beat_log = None
-        self.schedule = Path(tempfile.mkdtemp(prefix="barajamos-beat-")) / "schedule"
-
-    def start_worker(self) -> None:
-        args = ["celery", "-A", "musweb", "worker", "--pool=solo", "--loglevel=INFO"]
-        args += [
-            "--hostname",
-            f"{self.env['CELERY_QUEUE']}@%h",
-            "--queues",
-            self.env["CELERY_QUEUE"],
-        ]
-        args += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
-        self.worker, self.worker_log = processes.start(args, self.env, "worker")
-        processes.wait_for_line(self.worker_log, " ready.", self.worker)
-
-    def stop_worker(self, sig=signal.SIGKILL) -> None:
-        if self.worker is not None:
-            processes.stop(self.worker, sig)
-            self.worker = None
-
-    def start_beat(self) -> None:
-        args = ["celery", "-A", "musweb", "beat", "--loglevel=INFO", "--max-interval=1"]
-        args += ["--schedule", str(self.schedule)]
-        self.beat, self.beat_log = processes.start(args, self.env, "beat")
-
-    def worker_output(self) -> str:
-        return self.worker_log.read_text(errors="replace") if self.worker_log else ""
-
-    def close(self) -> None:
-        self.stop_worker(signal.SIGTERM)
-        if self.beat is not None:
-            processes.stop(self.beat)
-
-
 @pytest.fixture(scope="package")
 def celery_stack(django_db_setup):
     env = processes.server_env(
@@ -75,13 +34,8 @@ def celery_stack(django_db_setup):
         WEB_PROCESS_LIMIT_SECONDS=WEB_PROCESS_LIMIT,
         LOG_LEVEL="INFO",
     )
-    stack = CeleryStack(env)
-    try:
-        stack.start_beat()
-        stack.start_worker()
+    with processes.celery_running(env) as stack:
         yield stack
-    finally:
-        stack.close()
 
 
 @pytest.fixture
