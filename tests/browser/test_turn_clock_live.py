@@ -125,12 +125,21 @@ def test_with_the_worker_killed_the_sweep_of_a_new_worker_plays_the_decision(
     assert len([e for e in game.clock["timed_out"] if e["seat"] == 0]) == 1
 
 
-@pytest.mark.skipif(not SHOTS, reason="TURN_CLOCK_SHOTS names no folder")
-def test_screenshots_of_a_running_clock(four_pages):
+def test_the_running_clock_is_on_screen_on_a_phone_and_a_desktop(four_pages, tmp_path):
+    """The player to act sees their clock without scrolling, and so does their partner; the
+    screenshots (TURN_CLOCK_SHOTS names a folder to keep them) are for a person to look at."""
     game, pages, _ = four_pages
-    folder = Path(SHOTS)
+    folder = Path(SHOTS) if SHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
-    for name, size in (("phone", (360, 740)), ("desktop", (1280, 800))):
+    for name, (width, height) in (("phone", (360, 740)), ("desktop", (1280, 800))):
         for who, page in (("ane", pages[0]), ("camille", pages[2])):
-            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.set_viewport_size({"width": width, "height": height})
+            clock = page.locator(".tclock--running").first
+            expect(clock).to_be_visible()
+            box = clock.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (
+                name,
+                who,
+                box,
+            )
             page.screenshot(path=folder / f"clock-{name}-{who}.png", full_page=True)
