@@ -21,6 +21,7 @@ import logging
 import math
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from musweb import ratelimit
@@ -75,18 +76,22 @@ def signed_up(request) -> None:
 
 
 def wait_message(seconds: int) -> str:
+    return _("Trop de tentatives : réessayez dans %(delay)s.") % {"delay": delay_text(seconds)}
+
+
+def signup_wait_message(seconds: int) -> str:
+    """Said to a sign-up refused by SIGNUPS_PER_IP: about this address, not about the form."""
+    return _("Trop de comptes créés depuis cette adresse : réessayez dans %(delay)s.") % {
+        "delay": delay_text(seconds)
+    }
+
+
+def delay_text(seconds: int) -> str:
+    """« 40 secondes », « 15 minutes »: a wait in the unit a person reads at a glance."""
     if seconds < 60:
-        return ngettext(
-            "Trop de tentatives : réessayez dans %(count)d seconde.",
-            "Trop de tentatives : réessayez dans %(count)d secondes.",
-            seconds,
-        ) % {"count": seconds}
+        return ngettext("%(count)d seconde", "%(count)d secondes", seconds) % {"count": seconds}
     minutes = math.ceil(seconds / 60)
-    return ngettext(
-        "Trop de tentatives : réessayez dans %(count)d minute.",
-        "Trop de tentatives : réessayez dans %(count)d minutes.",
-        minutes,
-    ) % {"count": minutes}
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def device_trusted(request, username: str) -> bool:

@@ -19,7 +19,7 @@ def signup(request):
     if request.user.is_authenticated:
         return redirect("games:salle")
     if request.method == "POST" and (wait := throttle.signup_wait(request)):
-        context = {"form": SignupForm(), "refusal": throttle.wait_message(wait)}
+        context = {"form": SignupForm(), "refusal": throttle.signup_wait_message(wait)}
         response = render(request, "accounts/signup.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response

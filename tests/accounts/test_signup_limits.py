@@ -25,7 +25,10 @@ def test_one_address_creates_a_few_accounts_an_hour(django_user_model):
 
     response = _signup("un-de-trop")
     assert response.status_code == 429
-    assert "Trop de tentatives : réessayez dans 60 minutes." in response.content.decode()
+    assert (
+        "Trop de comptes créés depuis cette adresse : réessayez dans 60 minutes."
+        in response.content.decode()
+    )
     assert not django_user_model.objects.filter(username="un-de-trop").exists()
     assert django_user_model.objects.count() == throttle.SIGNUPS_PER_IP.count
 
