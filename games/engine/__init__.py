@@ -3,8 +3,9 @@
 Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomputed tables),
 ``betting`` (one lance's envite), ``machine`` (the state machine), ``scoring`` (showdown and
 count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
-docs/replay.md), ``shuffle`` (seeded hashlib shuffler), ``random_play`` (random legal play, for the
-tests and the benchmark), ``timeout`` (the decision made for a seat out of time), ``bench``.
+docs/replay.md), ``fairness`` (the verifiable shuffle of docs/fair-shuffle.md), ``shuffle``
+(seeded hashlib shuffler), ``random_play`` (random legal play, for the tests and the benchmark),
+``timeout`` (the decision made for a seat out of time), ``bench``.
 
 The site imports from this package only; ``types`` writes the state, the observation and the
 actions out once, and mypy checks the engine against them in ``make test``.
@@ -12,6 +13,7 @@ actions out once, and mypy checks the engine against them in ``make test``.
 
 from .cards import CARD_CODES, card_points, effective_rank
 from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode, ReplayError
+from .fairness import FairDeal, FairnessError, FairShuffler, commitment
 from .hands import compare, paires_of, total_of
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import hand_records, observation
@@ -43,6 +45,9 @@ __all__ = [
     "ILLEGAL_CODES",
     "TARGET",
     "Action",
+    "FairDeal",
+    "FairShuffler",
+    "FairnessError",
     "ActionType",
     "IllegalAction",
     "IllegalCode",
@@ -62,6 +67,7 @@ __all__ = [
     "Word",
     "apply",
     "card_points",
+    "commitment",
     "compare",
     "dumps",
     "effective_rank",

@@ -1,10 +1,14 @@
-"""``python -m games.engine replay FILE|-`` and ``python -m games.engine bench``."""
+"""``python -m games.engine replay FILE|-``, ``fairness derive``, ``fairness verify FILE|-``
+and ``bench``."""
 
 from __future__ import annotations
 
 import sys
 
-USAGE = "usage: python -m games.engine replay FILE|- | python -m games.engine bench"
+USAGE = (
+    "usage: python -m games.engine replay FILE|- | python -m games.engine fairness derive"
+    " | python -m games.engine fairness verify FILE|- | python -m games.engine bench"
+)
 
 
 def main(argv: list[str]) -> int:
@@ -12,6 +16,13 @@ def main(argv: list[str]) -> int:
         from .replay import run
 
         return run(argv[1])
+    if argv[:1] == ["fairness"]:
+        from .fairness import run_derive, run_verify
+
+        if argv[1:] == ["derive"]:
+            return run_derive()
+        if len(argv) == 3 and argv[1] == "verify":
+            return run_verify(argv[2])
     if len(argv) == 1 and argv[0] == "bench":
         from .bench import main as bench
 
