@@ -490,3 +490,20 @@ def test_verify_command_from_a_file(tmp_path, record):
     assert proc.returncode == 2 and proc.stderr.startswith("cannot read")
     proc = run("fairness", "shuffle", stdin="")
     assert proc.returncode == 2 and proc.stderr.startswith("usage")
+
+
+def test_a_cancelled_partie_verifies_as_far_as_it_went(record):
+    deal = FairDeal(SERVER_SEED, SEEDS)
+    state = new_partie(kings=8, first_mano=deal.first_mano(), shuffler=deal.shuffler())
+    for seat, action in record["actions"][:60]:
+        state = apply(state, seat, action, shuffler=deal.shuffler(state))
+    assert state["status"] != "finished"
+    code, out, _ = verify(record_of(state, deal, SERVER_SEED))
+    assert code == 0, out
+
+
+def test_the_replay_command_reads_a_fair_record(record):
+    proc = run("replay", "-", stdin=json.dumps(record))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert {k: doc[k] for k in record["result"]} == record["result"]
