@@ -93,16 +93,6 @@ def active_seat_for_user(user, *, with_host: bool = False) -> Seat | None:
     return Seat.objects.filter(user=user, active=True).select_related(related).first()
 
 
-def table_for_player(*, user, table_id: int) -> Table | None:
-    """The table if the user is seated at it (any status), else None."""
-    return (
-        Table.objects.filter(pk=table_id, seats__user=user)
-        .select_related("host")
-        .prefetch_related(table_seats_prefetch())
-        .first()
-    )
-
-
 def game_for_player(*, user, table_id: int) -> tuple[Game, int] | None:
     """The game of a table and the user's seat number in it, if the user plays there; the
     game's seats (with their users) and its table come along for the render."""

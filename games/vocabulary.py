@@ -40,9 +40,6 @@ RANK_GLYPHS: dict[int, str] = {
     12: "12",
 }
 
-#: Short French letter under the number for the figures (V, C, R) and the ace (A).
-RANK_LETTERS: dict[int, str] = {1: _("As"), 10: _("V"), 11: _("C"), 12: _("R")}
-
 SUIT_NAMES: dict[str, str] = {
     "o": _("deniers"),
     "c": _("coupes"),

@@ -83,8 +83,6 @@ def card_view(code: str, kings: Kings = 4) -> View:
         "code": code,
         "name": name,
         "counts_as": counts_as,
-        "glyph": vocabulary.card_glyph(code),
-        "letter": str(vocabulary.RANK_LETTERS.get(rank, "")),
         "suit": vocabulary.SUIT_SLUGS[suit],
         "suit_name": str(vocabulary.SUIT_NAMES[suit]),
         # drawn by scripts/draw_cards.py; a static path for {% static %}
@@ -221,7 +219,6 @@ def build_scoreboard(
             "names": join_names([players[team], players[team + 2]]),
             "score": observation["scores"][team],
             "target": TARGET,
-            "percent": min(100, observation["scores"][team] * 100 // TARGET),
             "mine": team == mine,
         }
         for team in (mine, 1 - mine)
