@@ -23,7 +23,8 @@ from typing import IO, Any, cast
 from .cards import RANKS
 from .errors import IllegalAction, ReplayError
 from .machine import apply, new_partie
-from .replay import replay_document
+from .replay import InputError as ReplayInputError
+from .replay import json_object, replay_document
 from .types import Action, State
 
 VERSION = 1
@@ -246,12 +247,9 @@ def _read(path: str, stdin: IO[str]) -> Any:
         except UnicodeDecodeError:
             raise InputError(f"cannot read {path}: not UTF-8 text") from None
     try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"invalid input: invalid JSON: {str(exc).splitlines()[0]}") from None
-    if not isinstance(doc, dict):
-        raise InputError("invalid input: the input must be a JSON object")
-    return doc
+        return json_object(text)
+    except ReplayInputError as exc:
+        raise InputError(f"invalid input: {exc}") from None
 
 
 def _field(doc: dict[str, Any], key: str) -> Any:

@@ -76,13 +76,19 @@ class InputError(Exception):
     pass
 
 
-def _parse_input(text: str) -> dict[str, Any]:
+def json_object(text: str) -> dict[str, Any]:
+    """The JSON object of a command's input (InputError: not JSON, or not an object)."""
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise InputError(f"invalid JSON: {str(exc).splitlines()[0]}") from None
     if not isinstance(doc, dict):
         raise InputError("the input must be a JSON object")
+    return doc
+
+
+def _parse_input(text: str) -> dict[str, Any]:
+    doc = json_object(text)
     for key in ("kings", "first_mano", "decks", "actions"):
         if key not in doc:
             raise InputError(f"missing field {key!r}")
