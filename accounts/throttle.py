@@ -64,10 +64,15 @@ def login_failed(request, username: str) -> None:
 
 def signup_wait(request) -> int:
     """Seconds before this client may create another account (0: now)."""
+    return _address_wait(SIGNUPS_PER_IP, request, "sign-up refused: too many accounts")
+
+
+def _address_wait(limit: ratelimit.Limit, request, refused: str) -> int:
+    """Seconds before the client's address is under `limit` again (0: now), logged when not."""
     ip = client_ip(request)
-    if ratelimit.exceeded(SIGNUPS_PER_IP, ip):
-        log.info("sign-up refused: too many accounts from %s", ip)
-        return ratelimit.retry_after(SIGNUPS_PER_IP, ip)
+    if ratelimit.exceeded(limit, ip):
+        log.info("%s from %s", refused, ip)
+        return ratelimit.retry_after(limit, ip)
     return 0
 
 
@@ -122,11 +127,7 @@ RESETS_PER_ADDRESS = ratelimit.Limit("password-resets-address", 3, 60 * 60)
 
 def reset_wait(request) -> int:
     """Seconds before this client may ask another password reset (0: now)."""
-    ip = client_ip(request)
-    if ratelimit.exceeded(RESETS_PER_IP, ip):
-        log.info("password reset refused: too many requests from %s", ip)
-        return ratelimit.retry_after(RESETS_PER_IP, ip)
-    return 0
+    return _address_wait(RESETS_PER_IP, request, "password reset refused: too many requests")
 
 
 def reset_requested(request, email: str) -> bool:
