@@ -29,6 +29,9 @@ class User(AbstractUser):
     banned_at = models.DateTimeField(_("banni le"), null=True, blank=True)
     ban_reason = models.TextField(_("motif du bannissement"), blank=True)
     session_epoch = models.PositiveIntegerField(_("génération des sessions"), default=0)
+    # A computer player (games.services.robots): it has no password, never logs in, and may
+    # sit at several tables at once (Seat.robot lifts the one-active-seat rule for it).
+    is_robot = models.BooleanField(_("robot"), default=False)
 
     @property
     def is_banned(self) -> bool:

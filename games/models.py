@@ -47,6 +47,15 @@ class Table(models.Model):
     # The last time one of its seated players had the salle open (see SalleConsumer): an open
     # table nobody has looked at for OPEN_TABLE_IDLE_MINUTES is closed by the sweep.
     last_seen = models.DateTimeField(_("dernière activité"), default=timezone.now)
+    # The verifiable shuffle (docs/fair-shuffle.md): drawn when the table opens, the secret
+    # never leaves the server before its partie ends; the commitment is shown from the start.
+    # Blank for a table opened before the shuffle shipped (its partie uses the old randomness).
+    server_seed = models.CharField(_("graine du site"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("engagement"), max_length=64, blank=True, default="")
+    # The host's requirement on the players who sit (records: completion rate, in percent).
+    min_completion = models.PositiveSmallIntegerField(
+        _("taux de parties menées à terme exigé"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -93,6 +102,11 @@ class Seat(models.Model):
         verbose_name=_("joueur"),
     )
     active = models.BooleanField(_("active"), default=True)
+    # A computer player (its user is a robot account, accounts.User.is_robot): robots sit at
+    # many tables at once, so the one-active-seat rule is for people only.
+    robot = models.BooleanField(_("robot"), default=False)
+    # The player's seed for the verifiable shuffle, [0-9a-z]{1,64}, until the start.
+    client_seed = models.CharField(_("graine du joueur"), max_length=64, blank=True, default="")
     created = models.DateTimeField(_("assis le"), auto_now_add=True)
 
     class Meta:
@@ -102,7 +116,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique_number"),
             models.UniqueConstraint(fields=["table", "user"], name="seat_unique_user_per_table"),
             models.UniqueConstraint(
-                fields=["user"], condition=Q(active=True), name="seat_one_active_per_user"
+                fields=["user"],
+                condition=Q(active=True, robot=False),
+                name="seat_one_active_per_user",
             ),
             models.CheckConstraint(condition=Q(number__lt=SEAT_COUNT), name="seat_number_0_3"),
         ]
@@ -152,6 +168,15 @@ class Game(models.Model):
     last_action_at = models.DateTimeField(_("dernière action le"), default=timezone.now)
     clock = models.JSONField(_("pendule"), default=dict, blank=True)
     turn_deadline = models.DateTimeField(_("échéance du tour"), null=True, blank=True)
+    # The verifiable shuffle (docs/fair-shuffle.md) the partie was dealt with: FAIRNESS_V1, or
+    # "" for a partie started before it shipped (secrets, nothing to verify). `server_seed` is
+    # the table's secret, revealed to the players only once the game has ended.
+    fairness = models.CharField(_("mélange"), max_length=16, blank=True, default="")
+    server_seed = models.CharField(_("graine du site"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("engagement"), max_length=64, blank=True, default="")
+    client_seeds = models.JSONField(_("graines des joueurs"), default=list, blank=True)
+
+    FAIRNESS_V1 = "barajamos-v1"
 
     class Meta:
         verbose_name = _("partie")
@@ -216,6 +241,7 @@ class GameSeat(models.Model):
     result = models.CharField(  # noqa: DJ001
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
+    robot = models.BooleanField(_("robot"), default=False)
     presence_epoch = models.PositiveIntegerField(_("absences"), default=0)
     away_since = models.DateTimeField(_("déconnecté à"), null=True, blank=True)
     deadline = models.DateTimeField(_("échéance"), null=True, blank=True)

@@ -5,7 +5,8 @@ Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomp
 count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
 docs/replay.md), ``fairness`` (the verifiable shuffle of docs/fair-shuffle.md), ``shuffle``
 (seeded hashlib shuffler), ``random_play`` (random legal play, for the tests and the benchmark),
-``timeout`` (the decision made for a seat out of time), ``bench``.
+``timeout`` (the decision made for a seat out of time), ``robot`` (the computer player's
+decision, from its observation only), ``bench``.
 
 The site imports from this package only; ``types`` writes the state, the observation and the
 actions out once, and mypy checks the engine against them in ``make test``.
@@ -18,6 +19,7 @@ from .hands import compare, paires_of, total_of
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import hand_records, observation
 from .replay import replay, replay_document
+from .robot import robot_action
 from .serialization import dumps, loads
 from .shuffle import SeededShuffler, seeded_shuffler
 from .timeout import least_useful_card, timeout_action
@@ -80,6 +82,7 @@ __all__ = [
     "paires_of",
     "replay",
     "replay_document",
+    "robot_action",
     "seeded_shuffler",
     "team_of",
     "timeout_action",
