@@ -25,5 +25,5 @@ def robot_action(obs: Observation) -> Action:
         return {"type": "discard", "cards": [least_useful_card(cards, obs["kings"])]}
     for kind in ("pass", "refuse", "see"):
         if kind in kinds:
-            return {"type": kind}  # type: ignore[typeddict-item]
-    return {"type": sorted(kinds)[0]}  # type: ignore[typeddict-item]
+            return {"type": kind}
+    return {"type": sorted(kinds)[0]}
