@@ -242,6 +242,9 @@ class GameSeat(models.Model):
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
     robot = models.BooleanField(_("robot"), default=False)
+    # This player's own absence (the one-minute rule) or clock (too many misses) ended the
+    # partie: set by the Finisher's callers that cancel for it; the records count it.
+    abandoned = models.BooleanField(_("a abandonné"), default=False)
     presence_epoch = models.PositiveIntegerField(_("absences"), default=0)
     away_since = models.DateTimeField(_("déconnecté à"), null=True, blank=True)
     deadline = models.DateTimeField(_("échéance"), null=True, blank=True)
