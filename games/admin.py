@@ -68,6 +68,18 @@ class TableAdmin(ReadOnlyModelAdmin):
     date_hierarchy = "created"
     list_select_related = ["host"]
     inlines = [SeatInline]
+    # Table.server_seed is never among them: its partie's page reveals it once ended.
+    fields = [
+        "host",
+        "kings",
+        "clock",
+        "status",
+        "created",
+        "updated",
+        "last_seen",
+        "commitment",
+        "min_completion",
+    ]
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("seats__user")
@@ -134,12 +146,24 @@ class GameAdmin(ReadOnlyModelAdmin):
     list_filter = ["status", "kings", "created", "finished_at"]
     search_fields = ["seats__user__username"]
     date_hierarchy = "created"
-    readonly_fields = ["players", "scores", "replay_link"]
+    readonly_fields = ["players", "scores", "replay_link", "revealed_server_seed", "record_link"]
     fieldsets = [
         (None, {"fields": ["table", "kings", "status", "players", "scores", "replay_link"]}),
         (
             gettext_lazy("Fin"),
             {"fields": ["winning_team", "finished_at", "end_reason"]},
+        ),
+        (
+            gettext_lazy("Mélange vérifiable"),
+            {
+                "fields": [
+                    "fairness",
+                    "commitment",
+                    "client_seeds",
+                    "revealed_server_seed",
+                    "record_link",
+                ]
+            },
         ),
         (
             gettext_lazy("État enregistré (lecture seule)"),
@@ -183,6 +207,21 @@ class GameAdmin(ReadOnlyModelAdmin):
     def scores(self, game):
         ours, theirs = (game.state or {}).get("scores", [0, 0])
         return f"{ours} – {theirs}"
+
+    @admin.display(description=gettext_lazy("graine du site"))
+    def revealed_server_seed(self, game):
+        """The secret, for an ended game only: never shown while it is played (its column is
+        in no fieldset; this stands for it)."""
+        if game.status == Game.Status.PLAYING:
+            return _("révélée à la fin de la partie")
+        return game.server_seed or "—"
+
+    @admin.display(description=gettext_lazy("dossier"))
+    def record_link(self, game):
+        if game.status == Game.Status.PLAYING:
+            return "—"
+        url = reverse("games:partie_record", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Télécharger le dossier de la partie"))
 
     @admin.display(description=gettext_lazy("rejeu"))
     def replay_link(self, game):

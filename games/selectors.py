@@ -15,6 +15,7 @@ class SeatView:
     number: int
     team: int  # 0: seats 0 and 2; 1: seats 1 and 3
     user: object | None  # the seated User, or None when free
+    seed: str = ""  # the seated player's seed for the verifiable shuffle (shown to all)
 
     @property
     def team_label(self) -> str:
@@ -23,8 +24,13 @@ class SeatView:
 
 def seat_views(table: Table) -> list[SeatView]:
     """The four seats of a table in order, free ones included (seats must be prefetched)."""
-    by_number = {seat.number: seat.user for seat in table.seats.all()}
-    return [SeatView(n, n % 2, by_number.get(n)) for n in range(SEAT_COUNT)]
+    by_number = {seat.number: seat for seat in table.seats.all()}
+    views = []
+    for n in range(SEAT_COUNT):
+        seat = by_number.get(n)
+        user, seed = (seat.user, seat.client_seed) if seat is not None else (None, "")
+        views.append(SeatView(n, n % 2, user, seed))
+    return views
 
 
 SALLE_PAGE_SIZE = 20  # open tables per page of the salle

@@ -8,8 +8,11 @@ urlpatterns = [
     path("salle/", views.salle, name="salle"),
     path("salle/tables/", views.table_create, name="table_create"),
     path("salle/tables/<int:table_id>/place/", views.seat_take, name="seat_take"),
+    path("salle/tables/<int:table_id>/graine/", views.seat_seed_set, name="seat_seed_set"),
     path("salle/tables/<int:table_id>/quitter/", views.seat_leave, name="seat_leave"),
     path("salle/tables/<int:table_id>/lancer/", views.table_start, name="table_start"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/jouer/", views.act, name="act"),
+    path("parties/<int:game_id>/dossier.json", views.partie_record, name="partie_record"),
+    path("melange-verifiable/", views.fair_shuffle, name="fair_shuffle"),
 ]

@@ -2,6 +2,8 @@
 every refusal (games.services.errors.Refused) is a French message (a fresh salle, or the
 table's regions with a flash), never an error page."""
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponse
@@ -12,12 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import forms, selectors
-from games.display import fragments
+from games.display import fragments, record
 from games.display.fragments import salle_context
 from games.models import Game
 from games.services import play
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
+from moderation.admin import can_moderate
 
 
 @login_not_required
@@ -41,6 +44,13 @@ def salle(request):
     return render(request, "games/salle.html", context)
 
 
+@login_not_required
+@require_GET
+def fair_shuffle(request):
+    """« Mélange vérifiable »: the verifiable shuffle explained, and checked in the browser."""
+    return render(request, "games/fair_shuffle.html")
+
+
 @require_POST
 def table_create(request):
     kings = _int_or_none(request.POST.get("kings"))
@@ -51,6 +61,8 @@ def table_create(request):
         kings=kings if kings is not None else -1,
         # Absent (an older form): the default speed; anything else the service checks.
         clock=request.POST.get("clock") or None,
+        # Proposed by the browser (static/js/seed.js); blank without JavaScript: drawn.
+        client_seed=request.POST.get("seed") or None,
     )
 
 
@@ -58,7 +70,20 @@ def table_create(request):
 def seat_take(request, table_id):
     number = _int_or_none(request.POST.get("number"))
     number = number if number is not None else -1
-    return _act(request, salle_service.seat_take, table_id=table_id, number=number)
+    return _act(
+        request,
+        salle_service.seat_take,
+        table_id=table_id,
+        number=number,
+        client_seed=request.POST.get("seed") or None,
+    )
+
+
+@require_POST
+def seat_seed_set(request, table_id):
+    return _act(
+        request, salle_service.seat_seed_set, table_id=table_id, seed=request.POST.get("seed", "")
+    )
 
 
 @require_POST
@@ -88,9 +113,28 @@ def table(request, table_id):
         return redirect("games:salle")
     game, seat = found
     if game.status == Game.Status.CANCELLED:
-        messages.warning(request, fragments.cancelled_message(game.end_reason))
-        return redirect("games:salle")
+        # The partie's end screen: why it was cancelled, and its shuffle revealed.
+        return render(request, "games/partie_cancelled.html", fragments.cancelled_context(game))
     return render(request, "games/table.html", fragments.table_context(game, seat))
+
+
+@require_GET
+def partie_record(request, game_id):
+    """« Dossier de la partie »: the record of an ended partie (games.display.record), with its
+    revealed server seed, as a JSON download for its four players and the staff moderators.
+    Anyone else, and everyone while the partie is played, gets the 404 page: the secret never
+    leaves before the end, and a partie's existence is nobody else's business."""
+    game = selectors.game_with_seats(game_id)
+    allowed = game is not None and (
+        can_moderate(request.user) or selectors.seat_number(game, request.user) is not None
+    )
+    if not allowed or game.status == Game.Status.PLAYING:
+        return render(request, "404.html", status=404)
+    body = json.dumps(record.partie_record(game), ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    filename = record.record_filename(game)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @require_POST

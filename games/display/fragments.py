@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors
-from games.display import game_cache, table_view
+from games.display import fairness_view, game_cache, table_view
 from games.models import Game, Table
 
 
@@ -70,6 +70,7 @@ def _table_item(table: Table) -> dict:
     missing = len(seats) - seated
     return {
         "table": table,
+        "fairness": fairness_view.table_fairness(table),
         "seats": seats,
         "seated": seated,
         "missing": missing,
@@ -136,9 +137,10 @@ def table_context(
     seats = list(game.seats.all())
     host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
     away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
+    players = [s.user.username for s in seats]
     context = table_view.table_context(
         engine.observation(game.state, seat),
-        [s.user.username for s in seats],
+        players,
         seat,
         action_url=reverse("games:act", args=[game.table_id]),
         salle_url=reverse("games:salle"),
@@ -151,7 +153,20 @@ def table_context(
         now_ms=int(time.time() * 1000),
     )
     context["heartbeat_ms"] = heartbeat_ms()
+    context["fairness"] = fairness_view.game_fairness(game, players)
     return context
+
+
+def cancelled_context(game: Game) -> dict:
+    """The page of a cancelled partie at its table's address: why, and the shuffle revealed."""
+    players = [s.user.username for s in game.seats.all()]
+    return {
+        "game": game,
+        "message": cancelled_message(game.end_reason),
+        "scores": game.state["scores"],
+        "fairness": fairness_view.game_fairness(game, players),
+        "salle_url": reverse("games:salle"),
+    }
 
 
 def table_socket_url(table_id: int) -> str:

@@ -320,6 +320,12 @@ def _check_record(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     fairness = doc["fairness"]
     if not isinstance(fairness, dict):
         raise InputError("invalid input: fairness must be an object")
+    if "version" in fairness and fairness["version"] is None:
+        # The site's record of a partie dealt with the old randomness says so this way.
+        raise InputError(
+            "not verifiable: the record's fairness version is null "
+            "(a partie dealt before verifiable shuffles)"
+        )
     if fairness.get("version") != VERSION:
         raise InputError(
             f"invalid input: fairness version {fairness.get('version')!r} is not {VERSION}"

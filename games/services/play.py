@@ -35,11 +35,34 @@ TURN_TIME_OUT = "games.tasks.turn_time_out"
 
 def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> Game:
     """Deal the first hand of a started table (the caller holds the table's row lock).
-    `decks` and `first_mano` are for tests only; the site draws both with secrets."""
-    rng = secrets.SystemRandom()
-    if first_mano is None:
-        first_mano = rng.randrange(4)
-    state = engine.new_partie(kings=table.kings, first_mano=first_mano, decks=decks, shuffler=rng)
+
+    A table opened with a secret deals the verifiable shuffle (docs/fair-shuffle.md): the
+    first mano and every deck derived from its secret and the four seeds, fixed now, in seat
+    order. A table opened before it shipped (no secret) keeps the old randomness (secrets).
+    `decks` and `first_mano` are for tests only: a game dealt with them is not derived, so it
+    is recorded as dealt with the old randomness too."""
+    seats = list(table.seats.all())
+    fair = bool(table.server_seed) and decks is None and first_mano is None
+    fairness: dict = {}
+    if fair:
+        seeds = [seat.client_seed for seat in sorted(seats, key=lambda s: s.number)]
+        deal = engine.FairDeal(bytes.fromhex(table.server_seed), seeds)
+        state = engine.new_partie(
+            kings=table.kings, first_mano=deal.first_mano(), shuffler=deal.shuffler()
+        )
+        fairness = {
+            "fairness": Game.FAIRNESS_V1,
+            "server_seed": table.server_seed,
+            "commitment": table.commitment,
+            "client_seeds": seeds,
+        }
+    else:
+        rng = secrets.SystemRandom()
+        if first_mano is None:
+            first_mano = rng.randrange(4)
+        state = engine.new_partie(
+            kings=table.kings, first_mano=first_mano, decks=decks, shuffler=rng
+        )
     seats = list(table.seats.all())
     host_seat = next(seat.number for seat in seats if seat.user_id == table.host_id)
     now = timezone.now()
@@ -55,6 +78,7 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
         last_action_at=now,
         clock=turn_clock,
         turn_deadline=clock.to_datetime(clock.earliest_deadline(turn_clock)),
+        **fairness,
     )
     GameSeat.objects.bulk_create(
         GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in seats
@@ -98,7 +122,7 @@ def game_play_locked(
     if is_deal and seat != host_seat:
         raise IllegalMove(vocabulary.NOT_HOST_DEAL, "not_host")
     try:
-        state = engine.apply(game.state, seat, action, shuffler=secrets.SystemRandom())
+        state = engine.apply(game.state, seat, action, shuffler=shuffler_for(game))
     except engine.IllegalAction as error:
         message = vocabulary.illegal_message(error.code, error.params)
         raise IllegalMove(message, error.code) from None
@@ -130,6 +154,15 @@ def game_play_locked(
     if task_at is not None:
         schedule_turn_time_out(game)
     return game
+
+
+def shuffler_for(game: Game):
+    """What shuffles the next deck or reshuffle of `game`: derived for a verifiable game (from
+    the stored state alone), secrets for one dealt before the verifiable shuffle."""
+    if game.fairness == Game.FAIRNESS_V1:
+        deal = engine.FairDeal(bytes.fromhex(game.server_seed), game.client_seeds)
+        return deal.shuffler(game.state)
+    return secrets.SystemRandom()
 
 
 #: The game's columns one decision changes: a single UPDATE.

@@ -7,6 +7,7 @@ a ban frees the seat through these services whatever the player's count). A tabl
 last player before any game is deleted, not kept closed: only a table that was played at is
 worth keeping."""
 
+import secrets
 from datetime import timedelta
 
 from django.conf import settings
@@ -14,7 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
+from games import broadcast, engine
+from games.engine.fairness import FairnessError, check_client_seed
 from games.models import SEAT_COUNT, Seat, Table
 from games.services import locks, play
 from games.services.errors import SalleError
@@ -38,9 +40,14 @@ def salle_write_count(*, user, opening: bool = False) -> None:
             )
 
 
-def table_create(*, user, kings: int, clock: str | None = None) -> Table:
+def table_create(
+    *, user, kings: int, clock: str | None = None, client_seed: str | None = None
+) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
-    TURN_CLOCK_DEFAULT); the host sits at seat 0."""
+    TURN_CLOCK_DEFAULT); the host sits at seat 0 with `client_seed` (None or blank: drawn).
+    The table's secret for the verifiable shuffle is drawn now and only its commitment is
+    ever shown before the partie ends (docs/fair-shuffle.md)."""
+    seed = _client_seed(client_seed)
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
@@ -49,16 +56,26 @@ def table_create(*, user, kings: int, clock: str | None = None) -> Table:
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
-        table = Table.objects.create(host=user, kings=kings, clock=clock)
-        _insert_seat(table=table, user=user, number=0)
+        server_seed = secrets.token_bytes(engine.fairness.SERVER_SEED_BYTES)
+        table = Table.objects.create(
+            host=user,
+            kings=kings,
+            clock=clock,
+            server_seed=server_seed.hex(),
+            commitment=engine.commitment(server_seed),
+        )
+        _insert_seat(table=table, user=user, number=0, client_seed=seed)
         broadcast.salle_changed()
     return table
 
 
-def seat_take(*, user, table_id: int, number: int) -> Seat:
-    """Sit at a free seat of an open table, or move there from another seat of the same table."""
+def seat_take(*, user, table_id: int, number: int, client_seed: str | None = None) -> Seat:
+    """Sit at a free seat of an open table with `client_seed` (None or blank: the site draws
+    one), or move there from another seat of the same table (the seed goes along; changing it
+    is `seat_seed_set`)."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
+    seed = _client_seed(client_seed)
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_open(table)
@@ -77,9 +94,44 @@ def seat_take(*, user, table_id: int, number: int) -> Seat:
             seat = mine
         else:
             _check_not_seated_elsewhere(user)
-            seat = _insert_seat(table=table, user=user, number=number)
+            seat = _insert_seat(table=table, user=user, number=number, client_seed=seed)
         broadcast.salle_changed()
     return seat
+
+
+def seat_seed_set(*, user, table_id: int, seed: str) -> Seat:
+    """Change one's own seed at an open table: the seeds are fixed when the partie starts."""
+    seed = _client_seed(seed, required=True)
+    with transaction.atomic():
+        table = _lock_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise SalleError(_("Les graines sont fixées : la partie a commencé."))
+        _check_open(table)
+        mine = table.seats.filter(user=user).first()
+        if mine is None:
+            raise SalleError(_("Vous n’êtes pas assis à cette table."))
+        if mine.client_seed != seed:
+            mine.client_seed = seed
+            mine.save(update_fields=["client_seed"])
+            broadcast.salle_changed()
+    return mine
+
+
+def _client_seed(seed: str | None, *, required: bool = False) -> str:
+    """A player's seed as given (surrounding spaces dropped), or one drawn by the site when
+    none is given (a form sent without JavaScript)."""
+    seed = (seed or "").strip()
+    if not seed and not required:
+        return secrets.token_hex(16)
+    try:
+        return check_client_seed(seed)
+    except FairnessError:
+        raise SalleError(
+            _(
+                "Une graine compte de 1 à 64 caractères, chiffres et lettres minuscules "
+                "sans accent (0-9, a-z)."
+            )
+        ) from None
 
 
 def seat_leave(*, user, table_id: int) -> Table:
@@ -115,6 +167,7 @@ def table_start(*, user, table_id: int, decks=None, first_mano: int | None = Non
         _check_can_start(table, user)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated"])
+        _draw_missing_seeds(table)
         play.game_create(table=table, decks=decks, first_mano=first_mano)
         broadcast.salle_changed(started_table_id=table.pk)
     return table
@@ -153,6 +206,15 @@ def _check_can_start(table: Table, user) -> None:
         raise SalleError(_("Il faut quatre joueurs assis pour lancer la partie."))
 
 
+def _draw_missing_seeds(table: Table) -> None:
+    """A seat with no seed (taken before the verifiable shuffle shipped, or by a caller that
+    gave none) gets one drawn by the site before the seeds are fixed."""
+    for seat in table.seats.all():
+        if not seat.client_seed:
+            seat.client_seed = secrets.token_hex(16)
+            seat.save(update_fields=["client_seed"])
+
+
 def _lock_table(table_id) -> Table:
     try:
         table = locks.table(int(table_id))
@@ -186,11 +248,13 @@ def _check_not_seated_elsewhere(user) -> None:
         )
 
 
-def _insert_seat(*, table: Table, user, number: int) -> Seat:
+def _insert_seat(*, table: Table, user, number: int, client_seed: str) -> Seat:
     """Insert under a savepoint: the database constraints are the last word on a race."""
     try:
         with transaction.atomic():
-            return Seat.objects.create(table=table, user=user, number=number)
+            return Seat.objects.create(
+                table=table, user=user, number=number, client_seed=client_seed
+            )
     except IntegrityError:
         raise SalleError(
             _("Vous êtes déjà assis à une table : quittez-la avant d’en rejoindre une autre.")

@@ -224,9 +224,7 @@ def test_the_salle_counts_the_players_and_offers_the_start_only_at_four(
     expect(host).to_have_title("Salle · Barajamos")
 
 
-def test_a_cancelled_partie_sends_the_page_to_the_salle_without_asking(
-    started, cast, page_for, in_thread
-):
+def test_a_cancelled_partie_shows_its_end_screen_without_asking(started, cast, page_for, in_thread):
     from games.services import play
 
     page = table_page(page_for, cast[0], started)
@@ -235,5 +233,9 @@ def test_a_cancelled_partie_sends_the_page_to_the_salle_without_asking(
     page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
     page.locator("#my-hand").click()  # a touched page: the browser would ask
     in_thread(play.game_finish, game=started, status="cancelled", reason="Modération.")
-    expect(page).to_have_url(re.compile(r"/salle/$"), timeout=10000)
+    # The table's address now shows the cancelled partie's end screen (and its shuffle).
+    expect(page.locator(".partie-cancelled")).to_contain_text(
+        "La partie a été annulée : Modération.", timeout=10000
+    )
+    expect(page).to_have_url(re.compile(rf"/tables/{started.table_id}/$"))
     assert asked == []

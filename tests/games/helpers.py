@@ -86,3 +86,16 @@ def run_together(*calls):
     for thread in threads:
         thread.join(timeout=30)
     return results
+
+
+def secret_pieces(server_seed: str, size: int = 16) -> set[str]:
+    """Every run of `size` hex digits of the secret: a page holding any of them holds part of
+    it (cut, wrapped, or in capitals: the scan lowercases)."""
+    seed = server_seed.lower()
+    return {seed[i : i + size] for i in range(len(seed) - size + 1)}
+
+
+def leaks_secret(payload: str, server_seed: str) -> bool:
+    """Whether `payload` holds the server seed or any 16 hex digits of it."""
+    text = payload.lower()
+    return any(piece in text for piece in secret_pieces(server_seed))

@@ -1,0 +1,49 @@
+"""The verifiable shuffle as the pages show it (docs/fair-shuffle.md, "At the site"): the
+commitment from the moment a table exists, every player's seed, and the server seed revealed
+once the partie has ended, never before. Nothing here reads `Table.server_seed`; the game's
+`server_seed` is read only for an ended game."""
+
+from typing import Any
+
+from django.urls import reverse
+
+from games.models import Game, Table
+
+#: Hex digits of the commitment shown at a glance (the whole value is a click away).
+SHORT = 12
+
+
+def short(value: str) -> str:
+    return value[:SHORT] + "…" if len(value) > SHORT else value
+
+
+def table_fairness(table: Table) -> dict[str, Any] | None:
+    """What the salle's table card shows: the commitment (None for a table opened before the
+    verifiable shuffle)."""
+    if not table.commitment:
+        return None
+    return {"commitment": table.commitment, "commitment_short": short(table.commitment)}
+
+
+def game_fairness(game: Game, players: list[str]) -> dict[str, Any]:
+    """What the table page shows of the shuffle of `game` (players: names in seat order)."""
+    ended = game.status != Game.Status.PLAYING
+    view: dict[str, Any] = {
+        "verifiable": game.fairness == Game.FAIRNESS_V1,
+        "ended": ended,
+        "explainer_url": reverse("games:fair_shuffle"),
+        "record_url": reverse("games:partie_record", args=[game.pk]) if ended else None,
+    }
+    if not view["verifiable"]:
+        return view
+    view.update(
+        commitment=game.commitment,
+        commitment_short=short(game.commitment),
+        seeds=[
+            {"name": name, "seed": seed}
+            for name, seed in zip(players, game.client_seeds, strict=False)
+        ],
+    )
+    if ended:
+        view["server_seed"] = game.server_seed
+    return view

@@ -1,0 +1,187 @@
+// The in-browser check of a partie's record (« Mélange vérifiable » page): the derivation of
+// docs/fair-shuffle.md (version 1), written again with the Web Crypto API only, no library.
+// It checks the commitment, the seeds, the first mano, every deck and every reshuffle of the
+// record; replaying the actions by the rules is the command's job
+// (python -m games.engine fairness verify). window.BarajamosFairness.derive is what the
+// browser test compares with the engine.
+(function () {
+  var encoder = new TextEncoder();
+  var SUITS = ["o", "c", "e", "b"];
+  var RANKS = ["1", "2", "3", "4", "5", "6", "7", "10", "11", "12"];
+  var CANONICAL = [];
+  SUITS.forEach(function (suit) { RANKS.forEach(function (rank) { CANONICAL.push(rank + suit); }); });
+  var SEED = /^[0-9a-z]{1,64}$/;
+  var HEX64 = /^[0-9a-fA-F]{64}$/;
+
+  function hexBytes(hex) {
+    var out = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < out.length; i += 1) { out[i] = parseInt(hex.substr(i * 2, 2), 16); }
+    return out;
+  }
+  function toHex(buffer) {
+    return Array.prototype.map.call(new Uint8Array(buffer), function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  // The words of one label: HMAC-SHA256(server_seed, M|label|i), i = 0, 1, ..., 4-byte
+  // big-endian words in order.
+  function Stream(key, message, label) {
+    this.key = key;
+    this.prefix = message + "|" + label + "|";
+    this.i = 0;
+    this.words = [];
+  }
+  Stream.prototype.word = async function () {
+    if (!this.words.length) {
+      var block = await crypto.subtle.sign("HMAC", this.key, encoder.encode(this.prefix + this.i));
+      this.i += 1;
+      var view = new DataView(block);
+      for (var at = 0; at < 32; at += 4) { this.words.push(view.getUint32(at, false)); }
+    }
+    return this.words.shift();
+  };
+  Stream.prototype.uniform = async function (n) {
+    var space = 4294967296;
+    var limit = space - (space % n);
+    for (;;) {
+      var value = await this.word();
+      if (value < limit) { return value % n; }
+    }
+  };
+  Stream.prototype.shuffle = async function (cards) {
+    var out = cards.slice();
+    for (var i = out.length - 1; i > 0; i -= 1) {
+      var j = await this.uniform(i + 1);
+      var kept = out[i]; out[i] = out[j]; out[j] = kept;
+    }
+    return out;
+  };
+
+  async function Deal(serverSeedHex, seeds) {
+    var raw = hexBytes(serverSeedHex);
+    var commitment = toHex(await crypto.subtle.digest("SHA-256", raw));
+    var key = await crypto.subtle.importKey(
+      "raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    var message = ["barajamos-v1", commitment].concat(seeds).join("|");
+    function stream(label) { return new Stream(key, message, label); }
+    return {
+      commitment: commitment,
+      firstMano: function () { return stream("mano").uniform(4); },
+      deck: function (k) { return stream("deck|" + k).shuffle(CANONICAL); },
+      reshuffle: function (k, r, cards) {
+        var ordered = cards.slice().sort(function (a, b) {
+          return CANONICAL.indexOf(a) - CANONICAL.indexOf(b);
+        });
+        return stream("reshuffle|" + k + "|" + r).shuffle(ordered);
+      }
+    };
+  }
+
+  // What « fairness derive » prints, for the same input (without its reshuffles).
+  async function derive(serverSeedHex, seeds, hands) {
+    var deal = await Deal(serverSeedHex.toLowerCase(), seeds);
+    var decks = [];
+    for (var k = 1; k <= hands; k += 1) { decks.push(await deal.deck(k)); }
+    return { commitment: deal.commitment, first_mano: await deal.firstMano(), decks: decks };
+  }
+
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+  function short(cards) { return cards.slice(0, 6).join(" ") + (cards.length > 6 ? " …" : ""); }
+
+  // Every check of the record, in order: [{ok, text}]; a record that cannot be checked throws
+  // an Error with a French message.
+  async function verifyRecord(record) {
+    if (!record || typeof record !== "object") { throw new Error("Ce n’est pas un dossier de partie (un objet JSON)."); }
+    var f = record.fairness;
+    if (!f || f.version === null || f.version === undefined) {
+      throw new Error("Cette partie a été distribuée avant le mélange vérifiable : il n’y a rien à vérifier.");
+    }
+    if (f.version !== 1) { throw new Error("Version de mélange inconnue : " + f.version + "."); }
+    if (typeof f.server_seed !== "string" || !HEX64.test(f.server_seed)) {
+      throw new Error("Le secret du site (server_seed) doit compter 64 chiffres hexadécimaux.");
+    }
+    var seeds = f.client_seeds;
+    if (!Array.isArray(seeds) || seeds.length !== 4 || !seeds.every(function (s) { return SEED.test(s); })) {
+      throw new Error("Il faut les quatre graines des joueurs, chacune de 1 à 64 caractères 0-9, a-z.");
+    }
+    if (!Array.isArray(record.decks)) { throw new Error("Le dossier n’a pas de paquets (decks)."); }
+    var checks = [];
+    function check(ok, text) { checks.push({ ok: ok, text: text }); }
+    var deal = await Deal(f.server_seed.toLowerCase(), seeds);
+    check(deal.commitment === String(f.commitment).toLowerCase(),
+      "Engagement : SHA-256(secret) = " + deal.commitment +
+      (deal.commitment === String(f.commitment).toLowerCase() ? "" : ", le dossier dit " + f.commitment));
+    check(true, "Graines des joueurs : " + seeds.join(", "));
+    var mano = await deal.firstMano();
+    check(mano === record.first_mano,
+      "Premier « mano » : place " + (mano + 1) + " calculée, place " + (Number(record.first_mano) + 1) + " au dossier");
+    for (var k = 1; k <= record.decks.length; k += 1) {
+      var derived = await deal.deck(k);
+      check(same(derived, record.decks[k - 1]),
+        "Paquet de la main " + k + (same(derived, record.decks[k - 1]) ? " : " : " : calculé ") + short(derived));
+    }
+    var recorded = Array.isArray(record.reshuffles) ? record.reshuffles : [];
+    var labels = Array.isArray(f.reshuffle_labels) ? f.reshuffle_labels : [];
+    if (recorded.length !== labels.length) {
+      check(false, "Re-mélanges : " + recorded.length + " au dossier, " + labels.length + " repérés");
+    }
+    for (var i = 0; i < Math.min(recorded.length, labels.length); i += 1) {
+      var label = labels[i];
+      var again = await deal.reshuffle(label.hand, label.round, recorded[i]);
+      check(same(again, recorded[i]),
+        "Re-mélange " + label.round + " de la main " + label.hand + " : " + short(again));
+    }
+    return checks;
+  }
+
+  window.BarajamosFairness = { derive: derive, verifyRecord: verifyRecord, CANONICAL: CANONICAL };
+
+  // The page's form: paste or load the record, then check.
+  var form = document.getElementById("verify-form");
+  if (!form) { return; }
+  var text = document.getElementById("verify-record");
+  var file = document.getElementById("verify-file");
+  var out = document.getElementById("verify-result");
+  form.hidden = false;
+  var missing = document.getElementById("verify-no-js");
+  if (missing) { missing.hidden = true; }
+  file.addEventListener("change", function () {
+    if (!file.files.length) { return; }
+    file.files[0].text().then(function (content) { text.value = content; });
+  });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    out.textContent = "Vérification…";
+    var record;
+    try {
+      record = JSON.parse(text.value);
+    } catch (e) {
+      out.textContent = "Ce texte n’est pas du JSON : collez le dossier tel que téléchargé.";
+      return;
+    }
+    verifyRecord(record).then(function (checks) {
+      out.textContent = "";
+      var list = document.createElement("ul");
+      list.className = "verify-checks";
+      checks.forEach(function (c) {
+        var item = document.createElement("li");
+        item.className = c.ok ? "is-ok" : "is-fail";
+        item.textContent = (c.ok ? "✓ " : "✗ ") + c.text;
+        list.appendChild(item);
+      });
+      var failed = checks.filter(function (c) { return !c.ok; }).length;
+      var summary = document.createElement("p");
+      summary.className = failed ? "verify-summary is-fail" : "verify-summary is-ok";
+      summary.setAttribute("data-verify-summary", failed ? "fail" : "ok");
+      summary.textContent = failed
+        ? failed + " vérification(s) en échec : ce dossier ne correspond pas à son engagement."
+        : "Tout concorde : chaque carte découle de l’engagement et des graines. " +
+          "Pour rejouer aussi chaque décision par les règles, utilisez la commande ci-dessus.";
+      out.appendChild(summary);
+      out.appendChild(list);
+    }, function (error) {
+      out.textContent = error.message;
+    });
+  });
+})();
