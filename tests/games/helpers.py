@@ -26,6 +26,13 @@ def start_game(full_table, *, decks=None, first_mano=0) -> Game:
     return Game.objects.get(table=full_table)
 
 
+def fair_start(table) -> Game:
+    """Start the cast's full table as the site does, without the test hooks: the partie is
+    dealt from the verifiable shuffle's derivation (random first mano)."""
+    salle.table_start(user=table.host, table_id=table.pk)
+    return Game.objects.select_related("table").get(table=table)
+
+
 def next_move(game: Game, rng, weights=None, *, host_seat=0) -> tuple[int, dict]:
     """A seat that may act now and a random legal action of it (from the stored state); on
     the score screen, the host, who alone deals at the site (ane, seat 0, at the cast's table)."""

@@ -19,17 +19,18 @@ from games.engine import SeededShuffler
 from games.models import Game, Seat, Table
 from games.services import play, salle
 from games.services.errors import SalleError
-from tests.games.helpers import form_data, leaks_secret, next_move, start_game
+from tests.games.helpers import (
+    LONG_PLAY,
+    fair_start,
+    form_data,
+    leaks_secret,
+    next_move,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-def fair_start(table: Table) -> Game:
-    """Start the cast's full table as the site does: no test hook, so the partie is derived."""
-    salle.table_start(user=table.host, table_id=table.pk)
-    return Game.objects.select_related("table").get(table=table)
 
 
 def play_to_the_end(game: Game, rng, *, limit: int = 4000, on_step=None) -> Game:
@@ -202,8 +203,6 @@ def test_a_finished_partie_passes_verify_and_a_single_change_fails_it(
 
 
 def test_a_partie_with_reshuffles_records_their_labels(full_table):
-    from tests.games.helpers import LONG_PLAY
-
     game = fair_start(full_table)
     rng = SeededShuffler(21)
     for _ in range(400):
@@ -257,8 +256,8 @@ def test_the_secret_is_in_no_page_before_the_end_and_revealed_after(
     assert full_table.commitment in open_pages and not leaks_secret(open_pages, secret)
     game = fair_start(full_table)
     rng = SeededShuffler(5)
-    for step in range(40):
-        seat, action = next_move(game, rng)
+    for step in range(40):  # long play: no bet, no órdago, so the partie is still played after
+        seat, action = next_move(game, rng, LONG_PLAY)
         act_url = reverse("games:act", args=[game.table_id])
         response = clients[seat].post(act_url, form_data(game.version, action), headers=HTMX)
         assert response.status_code == 200
@@ -267,6 +266,7 @@ def test_the_secret_is_in_no_page_before_the_end_and_revealed_after(
         if step % 10 == 0:
             for name, page in pages_of_a_player(clients[step % 4], game).items():
                 assert not leaks_secret(page, secret), name
+    assert game.status == Game.Status.PLAYING
     record = clients[1].get(reverse("games:partie_record", args=[game.pk]))
     assert record.status_code == 404
     assert "Page introuvable" in record.content.decode()

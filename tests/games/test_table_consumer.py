@@ -20,8 +20,10 @@ from tests.games.helpers import (
     HTMX,
     LONG_PLAY,
     allowed_cards,
+    fair_start,
     form_data,
     leaked_cards,
+    leaks_secret,
     next_move,
     start_game,
 )
@@ -179,9 +181,30 @@ async def test_no_payload_ever_holds_another_seats_cards(full_table, cast, seed,
     for seat, payloads in seen.items():
         for payload, allowed in payloads:
             assert leaked_cards(html.unescape(payload), allowed) == set(), (seat, payload)
+            assert not leaks_secret(payload, full_table.server_seed), (seat, payload)
     if weights is LONG_PLAY:
         assert game.state["hand_number"] >= 3 and len(seen[0]) > 100
         assert any(len(allowed) == 16 for _, allowed in seen[0])  # showdowns were scanned too
+
+
+async def test_the_secret_reaches_no_socket_before_the_end_and_all_four_at_the_end(
+    full_table, cast
+):
+    """A derived partie played to its end with the four sockets open: no push nor POST answer
+    holds the server seed (or 16 hex digits of it) until the partie is won; the end screen
+    pushed to each of the four reveals it with the record's link."""
+    game = await database_sync_to_async(fair_start)(full_table)
+    secret = game.server_seed
+    game, seen, _ = await play_and_watch(game, cast, SeededShuffler(11), actions=3000)
+    assert game.status == Game.Status.FINISHED
+    record_url = reverse("games:partie_record", args=[game.pk])
+    for seat, payloads in seen.items():
+        *before, last = [html.unescape(payload) for payload, _ in payloads]
+        for payload in before:
+            if "Score final" not in payload:
+                assert not leaks_secret(payload, secret), (seat, payload)
+        assert "Score final" in last and secret in last and record_url in last
+        assert "Télécharger le dossier de la partie" in last
 
 
 async def test_the_partie_over_screen_reaches_all_four_with_the_same_totals(full_table, cast):
