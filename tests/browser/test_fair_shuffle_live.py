@@ -1,0 +1,83 @@
+"""The verifiable shuffle in a real browser: the explainer page's Web Crypto derivation
+(static/js/verify-shuffle.js) gives the engine's decks and first mano for the same inputs,
+its in-browser check accepts a real partie's record and refuses a changed one, and the salle's
+forms sit the player with the seed their browser proposed."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine import FairDeal
+from games.models import Game
+from games.services import play, salle
+from tests.games.helpers import fair_start
+
+pytestmark = pytest.mark.browser
+
+INPUTS = [
+    (bytes(range(32)).hex(), ["alice", "b0b", "0123456789abcdef", "z"]),
+    ("ff" * 32, ["0", "1", "2", "3"]),
+    ("0a1b2c3d" * 8, ["a" * 64, "9" * 64, "m", "x1y2"]),
+]
+
+
+def test_the_browser_derives_the_engines_decks(new_page):
+    page = new_page()
+    page.goto("/melange-verifiable/")
+    for server_seed, seeds in INPUTS:
+        derived = page.evaluate(
+            "([seed, seeds]) => window.BarajamosFairness.derive(seed, seeds, 4)",
+            [server_seed, seeds],
+        )
+        deal = FairDeal(bytes.fromhex(server_seed), seeds)
+        assert derived == {
+            "commitment": deal.commitment,
+            "first_mano": deal.first_mano(),
+            "decks": [deal.deck(k) for k in range(1, 5)],
+        }
+
+
+def test_the_in_browser_check_accepts_a_real_record_and_refuses_a_changed_one(
+    transactional_db, full_table, new_page, in_thread
+):
+    from games.display.record import partie_record
+
+    game = in_thread(fair_start, full_table)
+    in_thread(play.game_finish, game=game, status="cancelled", reason="Test.", by=None)
+    game = Game.objects.get(pk=game.pk)
+    record = partie_record(game)
+    page = new_page()
+    page.goto("/melange-verifiable/")
+    page.fill("#verify-record", json.dumps(record))
+    page.click("#verify-form button[type=submit]")
+    summary = page.locator("[data-verify-summary]")
+    expect(summary).to_have_attribute("data-verify-summary", "ok")
+    expect(page.locator(".verify-checks .is-fail")).to_have_count(0)
+    record["decks"][0][5], record["decks"][0][6] = record["decks"][0][6], record["decks"][0][5]
+    page.fill("#verify-record", json.dumps(record))
+    page.click("#verify-form button[type=submit]")
+    expect(summary).to_have_attribute("data-verify-summary", "fail")
+    expect(page.locator(".verify-checks .is-fail")).to_contain_text("Paquet de la main 1")
+
+
+def test_sitting_uses_the_seed_the_browser_proposed(transactional_db, cast, page_for, in_thread):
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    page = page_for(cast[1])
+    page.goto("/salle/")
+    proposed = page.locator(f"#table-{table.pk} li[data-seat='1'] input[name=seed]")
+    expect(proposed).to_have_value(re.compile(r"^[0-9a-f]{32}$"))
+    value = proposed.input_value()
+    page.locator(f"#table-{table.pk} li[data-seat='1'] button[type=submit]").click()
+    edit = page.locator("input[data-seed-edit]")
+    expect(edit).to_have_value(value)
+    assert table.seats.get(user=cast[1]).client_seed == value
+    page.locator("button[data-seed-random]").click()
+    expect(edit).not_to_have_value(value)
+    page.fill("input[data-seed-edit]", "bixente")
+    page.locator(".seed-form button[type=submit]").click()
+    expect(page.locator(f"#table-{table.pk} li[data-seat='1'] .seat-seed")).to_contain_text(
+        "bixente"
+    )
+    assert table.seats.get(user=cast[1]).client_seed == "bixente"
