@@ -48,7 +48,8 @@ def salle(request):
 @require_GET
 def fair_shuffle(request):
     """« Mélange vérifiable »: the verifiable shuffle explained, and checked in the browser."""
-    return render(request, "games/fair_shuffle.html")
+    command = "python -m games.engine fairness verify barajamos-partie-123.json"
+    return render(request, "games/fair_shuffle.html", {"command": command})
 
 
 @require_POST

@@ -6,21 +6,25 @@ partie"): the replay input of docs/replay.md, the replay's output as the site en
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games import engine
 from games.models import Game
 
-#: What the "fairness" block of a partie dealt before the verifiable shuffle says; the
-#: verify command answers "not verifiable" for a null version.
-OLD_RANDOMNESS = {
-    "version": None,
-    "randomness": "secrets",
-    "explanation": (
-        "Partie distribuée avant le mélange vérifiable : ses cartes ont été tirées au hasard "
-        "par le site (module secrets de Python), sans engagement ni graines des joueurs. "
-        "Elle se rejoue avec « python -m games.engine replay », mais son mélange ne peut pas "
-        "être vérifié."
-    ),
-}
+
+def old_randomness() -> dict[str, Any]:
+    """The "fairness" block of a partie dealt before the verifiable shuffle; the verify command
+    answers "not verifiable" for a null version."""
+    return {
+        "version": None,
+        "randomness": "secrets",
+        "explanation": _(
+            "Partie distribuée avant le mélange vérifiable : ses cartes ont été tirées au "
+            "hasard par le site (module secrets de Python), sans engagement ni graines des "
+            "joueurs. Elle se rejoue avec « python -m games.engine replay », mais son mélange "
+            "ne peut pas être vérifié."
+        ),
+    }
 
 
 def partie_record(game: Game) -> dict[str, Any]:
@@ -55,7 +59,7 @@ def fairness_block(game: Game) -> dict[str, Any]:
     and round each recorded reshuffle is (the verify command finds them by replaying; the
     in-browser check of the explainer page reads them here)."""
     if game.fairness != Game.FAIRNESS_V1:
-        return dict(OLD_RANDOMNESS)
+        return old_randomness()
     return {
         "version": engine.fairness.VERSION,
         "server_seed": game.server_seed,
