@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from array import array
 from collections.abc import Iterable
 from functools import cache
 from itertools import combinations, combinations_with_replacement
@@ -42,18 +43,20 @@ from .hands import (
 from .types import TARGET, Action, Lance, LegalAction, Observation, Vote, Word, team_of
 
 #: Samples of the unseen cards per betting decision (the p95 budget is 20 ms on one core).
-SAMPLES = 160
+SAMPLES = 128
 #: Cut at the mus question when the hand is better than this share of all hands.
 CUT_PERCENTILE = 0.62
 #: Tries to draw one seat's hand consistent with its declarations before keeping the last.
-DRAW_TRIES = 12
+DRAW_TRIES = 8
 #: The robot's confidence in the rest of the partie, as a logit added to its score model: it
 #: expects to outplay the table, so a refusal (a point or two) costs it less than a coin flip on
 #: the whole partie; near 40 the score term dominates and an órdago is held with less.
 CONFIDENCE = 2.6
-#: Share of the other team's answers the robot's model treats as unpredictable (half held,
-#: half refused whatever the cards): no opponent is exactly the threshold player of the model.
+#: Share of the other team's answers the robot's model treats as unpredictable (each of its two
+#: voters holds half the time whatever the cards, so the team holds 3 times in 4): no opponent is
+#: exactly the threshold player of the model.
 UNPREDICTABLE = 0.5
+UNPREDICTABLE_HOLD = 0.75
 #: Weight of a sample where the seat that bet or raised holds a hand below the median.
 WEAK_BETTOR_WEIGHT = 0.35
 
@@ -224,29 +227,15 @@ def hand_key(cards: Iterable[str]) -> int:
 # --------------------------------------------------------------------------- randomness
 
 
-class _Stream:
-    """Deterministic uniform draws from SHAKE-256 of a seed (stdlib only, no ``random``)."""
+def _draws(seed: bytes, count: int) -> array[int]:
+    """``count`` deterministic 16-bit draws: SHAKE-256 of ``seed`` (stdlib only, no ``random``).
 
-    def __init__(self, seed: bytes) -> None:
-        self._seed = seed
-        self._block = 0
-        self._buf = b""
-        self._pos = 0
-
-    def below(self, n: int) -> int:
-        """Uniform in ``range(n)`` for 1 <= n <= 256 (rejection: no modulo bias)."""
-        limit = 256 - 256 % n
-        while True:
-            if self._pos >= len(self._buf):
-                self._buf = hashlib.shake_256(self._seed + self._block.to_bytes(4, "big")).digest(
-                    4096
-                )
-                self._block += 1
-                self._pos = 0
-            byte = self._buf[self._pos]
-            self._pos += 1
-            if byte < limit:
-                return byte % n
+    An index below ``n`` is ``(v * n) >> 16``: a bias of at most n / 65536, nothing next to the
+    sampling error.
+    """
+    out = array("H")
+    out.frombytes(hashlib.shake_256(seed).digest(2 * count))
+    return out
 
 
 def observation_seed(obs: Observation) -> bytes:
@@ -308,7 +297,7 @@ def best_discard(cards: list[str], kings: int, template: LegalAction) -> list[st
 
 
 class _Sample:
-    """One guess of the hidden hands, reduced to what the current lance needs."""
+    """Guesses of the hidden hands alike for the current lance, with their total weight."""
 
     __slots__ = ("weight", "we_win", "ours", "theirs", "their_q")
 
@@ -348,37 +337,41 @@ def samples(obs: Observation, seat: int, cards: list[str], lance: Lance) -> list
     eligible = betting["eligible"] if betting is not None else [(mano + i) % 4 for i in range(4)]
     order = [(mano + i) % 4 for i in range(4) if (mano + i) % 4 in eligible]
     decl = obs["declarations"]
-    need: list[list[tuple[int, bool]]] = [[], [], [], []]
-    for name, flag_idx in (("paires", PAIRES), ("jeu", JEU)):
-        flags = decl["paires"] if name == "paires" else decl["jeu"]
-        if flags is not None:
-            for s in range(4):
-                need[s].append((flag_idx, flags[s]))
+    # per seat: must (1) / must not (0) / may (-1) have Paires, then Jeu
+    need_paires = [-1] * 4 if decl["paires"] is None else [int(f) for f in decl["paires"]]
+    need_jeu = [-1] * 4 if decl["jeu"] is None else [int(f) for f in decl["jeu"]]
     us = team_of(seat)
     bettor = _bettor_seat(obs["words"], lance, 1 - us) if betting is not None else None
     mine = set(cards)
-    unseen = [c for c in CARD_CODES if c not in mine]
-    stream = _Stream(observation_seed(obs))
+    unseen = [CARD_KEY[c] for c in CARD_CODES if c not in mine]
+    rnd = _draws(observation_seed(obs), SAMPLES * 3 * DRAW_TRIES * 4)
+    pos = 0
     others = [s for s in range(4) if s != seat]
-    out: list[_Sample] = []
+    their_eligible = [s for s in eligible if team_of(s) != us]
+    # samples alike for every decision (same winner, values, other team's percentile to 0.01)
+    # are merged, their weights added: the decisions then loop over far fewer of them
+    merged: dict[tuple[bool, int, int, float], float] = {}
     my_key = hand_key(cards)
     for _ in range(SAMPLES):
         pool = list(unseen)
         keys = [my_key, my_key, my_key, my_key]
+        n = len(pool)
         for s in others:
-            key = my_key
+            np_, nj = need_paires[s], need_jeu[s]
+            key = 0
             for _try in range(DRAW_TRIES):
-                n = len(pool)
                 key = 0
                 for j in range(4):  # partial Fisher-Yates: the hand ends up in pool[n-4:]
-                    k = stream.below(n - j)
                     last = n - 1 - j
+                    k = (rnd[pos] * (last + 1)) >> 16
+                    pos += 1
                     pool[k], pool[last] = pool[last], pool[k]
-                    key += CARD_KEY[pool[last]]
+                    key += pool[last]
                 entry = table[key]
-                if all((entry[f] > 0) == has for f, has in need[s]):
+                if (np_ < 0 or (entry[PAIRES] > 0) == np_) and (nj < 0 or (entry[JEU] > 0) == nj):
                     break
-            del pool[len(pool) - 4 :]
+            del pool[-4:]
+            n -= 4
             keys[s] = key
         info = [table[k] for k in keys]
         best = order[0]
@@ -389,13 +382,18 @@ def samples(obs: Observation, seat: int, cards: list[str], lance: Lance) -> list
         weight = 1.0
         if bettor is not None and pct[keys[bettor]][slot] < 0.5:
             weight = WEAK_BETTOR_WEIGHT
-        their_q = max((pct[keys[s]][slot] for s in eligible if team_of(s) != us), default=0.0)
+        their_q = 0.0
+        for s in their_eligible:
+            q = pct[keys[s]][slot]
+            if q > their_q:
+                their_q = q
         ours = theirs = 0
         if value_idx >= 0:
             ours = info[us][value_idx] + info[us + 2][value_idx]
             theirs = info[1 - us][value_idx] + info[3 - us][value_idx]
-        out.append(_Sample(weight, team_of(best) == us, ours, theirs, their_q))
-    return out
+        bucket = (team_of(best) == us, ours, theirs, round(their_q, 2))
+        merged[bucket] = merged.get(bucket, 0.0) + weight
+    return [_Sample(w, win, o, t, q) for (win, o, t, q), w in merged.items()]
 
 
 def _hold_threshold(stake: int) -> float:
@@ -493,10 +491,10 @@ def _expected_equity(
     """The team's expected chance to win the partie after ``action``, over the samples.
 
     The other team's answer to a bet, raise or órdago of ours is modelled per sample: it holds
-    with probability ``UNPREDICTABLE / 2`` whatever its cards, plus ``1 - UNPREDICTABLE`` when
-    its best hand in the lance is above the threshold of that stake; a held bet or raise is, a
-    third of the time, answered by an órdago instead (which we then hold or refuse as our
-    average chance in the lance says).
+    with probability ``UNPREDICTABLE * UNPREDICTABLE_HOLD`` whatever its cards, plus
+    ``1 - UNPREDICTABLE`` when its best hand in the lance is above the threshold of that stake;
+    a held bet or raise is, a third of the time, answered by an órdago instead (which we then
+    hold or refuse as our average chance in the lance says).
     """
     kind = action["type"]
     if floor is not None and _ORDER[floor["type"]] > _ORDER.get(kind, 0):
@@ -521,7 +519,9 @@ def _expected_equity(
         refuse_after = equity(ours, theirs + amount)
         if_ordago = None if p_win >= refuse_after else refuse_after
         for s in pool:
-            hold = UNPREDICTABLE / 2 + (1 - UNPREDICTABLE) * (s.their_q >= threshold)
+            hold = UNPREDICTABLE * UNPREDICTABLE_HOLD + (1 - UNPREDICTABLE) * (
+                s.their_q >= threshold
+            )
             refused = equity(ours + deje + _base(lance, s, True, "refused"), theirs)
             if s.we_win:
                 held_eq = equity(ours + amount + _base(lance, s, True, "held"), theirs)
@@ -535,7 +535,9 @@ def _expected_equity(
         threshold = _ordago_threshold(equity(theirs, ours + max(1, current)))
         deje = max(1, current)
         for s in pool:
-            hold = UNPREDICTABLE / 2 + (1 - UNPREDICTABLE) * (s.their_q >= threshold)
+            hold = UNPREDICTABLE * UNPREDICTABLE_HOLD + (1 - UNPREDICTABLE) * (
+                s.their_q >= threshold
+            )
             refused = equity(ours + deje + _base(lance, s, True, "refused"), theirs)
             total += s.weight * ((1 - hold) * refused + hold * s.we_win)
         return total / weights
