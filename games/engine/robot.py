@@ -43,7 +43,7 @@ from .hands import (
 from .types import TARGET, Action, Lance, LegalAction, Observation, Vote, Word, team_of
 
 #: Samples of the unseen cards per betting decision (the p95 budget is 20 ms on one core).
-SAMPLES = 128
+SAMPLES = 112
 #: Cut at the mus question when the hand is better than this share of all hands.
 CUT_PERCENTILE = 0.62
 #: Tries to draw one seat's hand consistent with its declarations before keeping the last.
@@ -360,13 +360,17 @@ def samples(obs: Observation, seat: int, cards: list[str], lance: Lance) -> list
             np_, nj = need_paires[s], need_jeu[s]
             key = 0
             for _try in range(DRAW_TRIES):
-                key = 0
-                for j in range(4):  # partial Fisher-Yates: the hand ends up in pool[n-4:]
-                    last = n - 1 - j
-                    k = (rnd[pos] * (last + 1)) >> 16
-                    pos += 1
-                    pool[k], pool[last] = pool[last], pool[k]
-                    key += pool[last]
+                # partial Fisher-Yates, unrolled: the hand ends up in pool[n-4:]
+                k = (rnd[pos] * n) >> 16
+                pool[k], pool[n - 1] = pool[n - 1], pool[k]
+                k = (rnd[pos + 1] * (n - 1)) >> 16
+                pool[k], pool[n - 2] = pool[n - 2], pool[k]
+                k = (rnd[pos + 2] * (n - 2)) >> 16
+                pool[k], pool[n - 3] = pool[n - 3], pool[k]
+                k = (rnd[pos + 3] * (n - 3)) >> 16
+                pool[k], pool[n - 4] = pool[n - 4], pool[k]
+                pos += 4
+                key = pool[n - 1] + pool[n - 2] + pool[n - 3] + pool[n - 4]
                 entry = table[key]
                 if (np_ < 0 or (entry[PAIRES] > 0) == np_) and (nj < 0 or (entry[JEU] > 0) == nj):
                     break

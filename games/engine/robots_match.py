@@ -10,7 +10,9 @@ deterministic given ``--seed``.
 The last line reads ``parties=N team0_wins=W win_rate=R ci95=L..H decision_ms_p50=A
 decision_ms_p95=B``: ``ci95`` is the Wilson score interval of the win rate at 95 %, and the
 decision times are those of the ``robot`` policy (of every decision when neither team is a
-robot), in milliseconds, observation building excluded.
+robot), in milliseconds of wall clock, observation building excluded; the table above it also
+gives their CPU time (``time.process_time``), which other processes on a shared machine do not
+inflate. Run it as ``taskset -c 1 nice python -m games.engine robots ...`` to stay on one core.
 """
 
 from __future__ import annotations
@@ -75,9 +77,15 @@ POLICY: dict[str, Policy] = {
 
 
 def play_party(
-    policies: tuple[str, str], seed: int, first_mano: int, kings: Kings, timed: set[str]
+    policies: tuple[str, str],
+    seed: int,
+    first_mano: int,
+    kings: Kings,
+    timed: set[str],
+    cpu_times: list[float] | None = None,
 ) -> tuple[State, list[float]]:
-    """One partie (team 0 plays ``policies[0]``); the final state and the timed decisions (ms).
+    """One partie (team 0 plays ``policies[0]``); the final state and the timed decisions (ms,
+    wall clock; their CPU times go to ``cpu_times`` when given).
 
     The seats to act play one after the other, the first of ``to_act`` first (the simultaneous
     discard and a team's two votes included); ``deal`` is said by that first seat.
@@ -90,17 +98,16 @@ def play_party(
             return state, times
         seat = to_act(state)[0]
         name = policies[team_of(seat)]
-        if name == "robot":
-            obs = observation(state, seat)
-            start = time.perf_counter()
-            action = robot_action(obs)
-            elapsed = time.perf_counter() - start
-        else:
-            start = time.perf_counter()
-            action = POLICY[name](state, seat, rng)
-            elapsed = time.perf_counter() - start
+        obs = observation(state, seat) if name == "robot" else None
+        cpu = time.process_time()
+        start = time.perf_counter()
+        action = robot_action(obs) if obs is not None else POLICY[name](state, seat, rng)
+        elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         if name in timed:
             times.append(elapsed * 1000)
+            if cpu_times is not None:
+                cpu_times.append(cpu * 1000)
         state = apply(state, seat, action, shuffler=rng)
     raise RuntimeError(f"partie seed {seed} did not end in {MAX_ACTIONS} actions")
 
@@ -130,6 +137,7 @@ def run_match(
     timed = {"robot"} if "robot" in (team0, team1) else {team0, team1}
     wins = 0
     times: list[float] = []
+    cpu_times: list[float] = []
     by_mano = [[0, 0], [0, 0]]  # [first mano's team][team0 won]
     hands: list[int] = []
     points = [0, 0]
@@ -137,7 +145,7 @@ def run_match(
         first_mano = i % 4
         kings: Kings = 4 if i % 8 < 4 else 8
         state, decision_times = play_party(
-            (team0, team1), seed * 1_000_003 + i, first_mano, kings, timed
+            (team0, team1), seed * 1_000_003 + i, first_mano, kings, timed, cpu_times
         )
         times.extend(decision_times)
         won = state["winner"] == 0
@@ -156,7 +164,11 @@ def run_match(
     mean_hands = statistics.fmean(hands) if hands else 0.0
     out(f"hands per partie: mean {mean_hands:.1f}, max {max(hands, default=0)}")
     out(f"final points (all parties): team0 {points[0]} team1 {points[1]}")
-    out(f"decisions timed: {len(times)} ({'/'.join(sorted(timed))})")
+    out(
+        f"decisions timed: {len(times)} ({'/'.join(sorted(timed))}); CPU ms"
+        f" p50 {_quantile(cpu_times, 0.5):.2f} p95 {_quantile(cpu_times, 0.95):.2f}"
+        " (the last line's figures are wall clock: a loaded machine inflates them)"
+    )
     line = (
         f"parties={parties} team0_wins={wins} win_rate={rate:.3f} ci95={low:.3f}..{high:.3f}"
         f" decision_ms_p50={_quantile(times, 0.5):.2f}"
