@@ -165,6 +165,12 @@ def value_percentiles(kings: int) -> dict[int, float]:
 
 
 @cache
+def _sparse(size: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of ``size`` rank indices as (key, ((rank index, count), ...))."""
+    return tuple((_key(c), tuple((r, n) for r, n in enumerate(c) if n)) for c in _multisets(size))
+
+
+@cache
 def kept_values(kings: int) -> dict[int, float]:
     """Key of the 0-3 cards kept -> expected hand value once the hand is drawn back to four.
 
@@ -172,18 +178,24 @@ def kept_values(kings: int) -> dict[int, float]:
     cards thrown may come back after a reshuffle, and the other hands are unknown anyway).
     """
     values = hand_values(kings)
+    comb = [[math.comb(a, n) for n in range(5)] for a in range(5)]
     out: dict[int, float] = {}
     for size in range(4):
-        for kept in _multisets(size):
-            left = [4 - n for n in kept]
+        draws = _sparse(4 - size)
+        for kept_key, kept in _sparse(size):
+            left = [4] * len(RANKS)
+            for r, n in kept:
+                left[r] -= n
             num = 0.0
             den = 0
-            for drawn in _multisets(4 - size):
-                w = _weight(drawn, left)
+            for drawn_key, drawn in draws:
+                w = 1
+                for r, n in drawn:
+                    w *= comb[left[r]][n] if n <= left[r] else 0
                 if w:
-                    num += w * values[_key(kept) + _key(drawn)]
+                    num += w * values[kept_key + drawn_key]
                     den += w
-            out[_key(kept)] = num / den
+            out[kept_key] = num / den
     return out
 
 
@@ -209,6 +221,14 @@ def _equity_table() -> tuple[tuple[float, ...], ...]:
                 row.append(1.0 / (1.0 + math.exp(-x)))
         rows.append(tuple(row))
     return tuple(rows)
+
+
+def build_tables() -> None:
+    """Build every table of the model now (else each is built at its first use, ~45 ms)."""
+    for kings in (4, 8):
+        kept_values(kings)
+        value_percentiles(kings)
+    _equity_table()
 
 
 def equity(ours: int, theirs: int) -> float:
