@@ -60,7 +60,6 @@ UNPREDICTABLE_HOLD = 0.75
 #: Weight of a sample where the seat that bet or raised holds a hand below the median.
 WEAK_BETTOR_WEIGHT = 0.35
 
-_RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
 _ORDER = {"refuse": 0, "hold": 1, "raise": 2, "ordago": 3}
 
 
