@@ -6,7 +6,8 @@ count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``rep
 docs/replay.md), ``fairness`` (the verifiable shuffle of docs/fair-shuffle.md), ``shuffle``
 (seeded hashlib shuffler), ``random_play`` (random legal play, for the tests and the benchmark),
 ``timeout`` (the decision made for a seat out of time), ``robot`` (the computer player's
-decision, from its observation only), ``bench``.
+decision, from its observation only: docs/robots.md), ``robots_match`` (the ``robots`` command:
+parties between the robot, random and passive policies), ``bench``.
 
 The site imports from this package only; ``types`` writes the state, the observation and the
 actions out once, and mypy checks the engine against them in ``make test``.

@@ -1,5 +1,5 @@
-"""``python -m games.engine replay FILE|-``, ``fairness derive``, ``fairness verify FILE|-``
-and ``bench``."""
+"""``python -m games.engine replay FILE|-``, ``fairness derive``, ``fairness verify FILE|-``,
+``bench`` and ``robots --parties N --seed S --team0 P --team1 Q``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import sys
 USAGE = (
     "usage: python -m games.engine replay FILE|- | python -m games.engine fairness derive"
     " | python -m games.engine fairness verify FILE|- | python -m games.engine bench"
+    " | python -m games.engine robots --parties N --seed S --team0 P --team1 Q"
+    " (P, Q: robot, random, passive)"
 )
 
 
@@ -28,6 +30,10 @@ def main(argv: list[str]) -> int:
 
         bench()
         return 0
+    if argv[:1] == ["robots"]:
+        from .robots_match import main as robots
+
+        return robots(argv[1:])
     print(USAGE, file=sys.stderr)
     return 2
 
