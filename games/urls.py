@@ -10,6 +10,9 @@ urlpatterns = [
     path("salle/tables/<int:table_id>/place/", views.seat_take, name="seat_take"),
     path("salle/tables/<int:table_id>/quitter/", views.seat_leave, name="seat_leave"),
     path("salle/tables/<int:table_id>/lancer/", views.table_start, name="table_start"),
+    path("salle/tables/<int:table_id>/robot/", views.robot_seat, name="robot_seat"),
+    path("salle/tables/<int:table_id>/robot/retirer/", views.robot_unseat, name="robot_unseat"),
+    path("salle/entrainement/", views.practice_table, name="practice_table"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/jouer/", views.act, name="act"),
 ]

@@ -149,6 +149,7 @@ def table_context(
         presence=away,
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
+        robots=[s.robot for s in seats],
     )
     context["heartbeat_ms"] = heartbeat_ms()
     return context
