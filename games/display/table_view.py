@@ -168,11 +168,16 @@ def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> V
 def build_clocks(
     game_clock: Mapping[str, Any] | None, observation: Observation, now_ms: int
 ) -> list[View | None]:
-    """Each seat's clock by seat number (all None for a game without a clock)."""
+    """Each seat's clock by seat number (all None for a game without a clock; None for a
+    robot's seat, which has no time limit)."""
     if not game_clock or observation["status"] == "finished":
         return [None] * 4
     limit = game_clock["deal"] if observation["status"] == "hand_over" else game_clock["turn"]
-    return [seat_clock(entry, float(limit), now_ms) for entry in game_clock["seats"]]
+    robots = set(game_clock.get("robots", ()))
+    return [
+        None if number in robots else seat_clock(entry, float(limit), now_ms)
+        for number, entry in enumerate(game_clock["seats"])
+    ]
 
 
 def timed_out_words(game_clock: Mapping[str, Any] | None, observation: Observation) -> set[int]:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine, selectors
 from games.models import Game, GameAction, GameSeat, Seat, Table
-from games.services import clock, deadlines, errors, play, robots, salle, turn_clock
+from games.services import clock, deadlines, errors, play, robots, salle, sweep, turn_clock
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -409,3 +409,19 @@ def test_the_salle_s_robot_writes_are_rate_limited(login, ane, open_table):
         client.post(unseat, {"number": "1"}, headers=HTMX)
     response = client.post(url, {"number": "1"}, headers=HTMX)
     assert "Trop d’actions dans la salle" in response.content.decode()
+
+
+def test_the_sweep_makes_a_robot_decision_whose_task_was_lost(ane):
+    game = robots_game(ane, first_mano=1)
+    assert sweep.sweep()["robot_moves"] == 0  # its task is due, not lost
+    later = timezone.now() + timedelta(seconds=sweep.ROBOT_STALL_SECONDS + 1)
+    assert sweep.sweep(now=later)["robot_moves"] == 1
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_a_robot_s_seat_shows_no_clock(ane, login):
+    game = robots_game(ane, first_mano=0)
+    page = login(ane).get(reverse("games:table", args=[game.table_id])).content.decode()
+    seats = page[page.index('id="table-seats"') : page.index('class="tseats__center"')]
+    assert seats.count("tclock__reserve") == 1  # ane's reserve only, none for the robots
