@@ -79,6 +79,7 @@ def wait_version_past(table, version: int, timeout: float = 5.0) -> None:
 def test_one_hand_against_three_robots(robot_worker, ane, page_for):
     page = page_for(ane)
     page.goto("/salle/")
+    shoot(page, "salle-practice")
     form = page.locator("form.practice-table")
     form.get_by_label("Mus · 4 rois").check()
     form.get_by_role("button", name="Jouer contre les robots").click()
