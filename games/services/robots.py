@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 #: The robots' names, in the order they are seated: Basque and French first names. An account
 #: of that name that is a person's is skipped (its "-robot" form is tried instead).
-ROBOT_NAMES = ("Amaia", "Beñat", "Maddi", "Peio", "Ainhoa", "Manex", "Léa", "Xabi")
+ROBOT_NAMES = ("Amaia", "Beñat", "Maddi", "Peio", "Ainhoa", "Manex", "Margot", "Xabi")
 
 
 def robot_accounts(excluded_ids=()) -> list:
