@@ -74,13 +74,28 @@ class UserAdmin(ModeratorMixin, DjangoUserAdmin):
     `is_active` and the ban fields change only through the two actions, so every ban is
     recorded in the moderation journal."""
 
-    list_display = ["username", "email", "is_active", "banned_at", "is_staff", "date_joined"]
-    list_filter = [BannedFilter, "is_staff", "is_superuser", "is_active"]
+    list_display = [
+        "username",
+        "email",
+        "is_robot",
+        "is_active",
+        "banned_at",
+        "is_staff",
+        "date_joined",
+    ]
+    list_filter = [BannedFilter, "is_robot", "is_staff", "is_superuser", "is_active"]
     search_fields = ["username", "email", "first_name", "last_name"]
-    readonly_fields = ["is_active", "banned_at", "ban_reason", "last_login", "date_joined"]
+    readonly_fields = [
+        "is_robot",
+        "is_active",
+        "banned_at",
+        "ban_reason",
+        "last_login",
+        "date_joined",
+    ]
     fieldsets = [
         *DjangoUserAdmin.fieldsets,
-        (gettext_lazy("Modération"), {"fields": ["banned_at", "ban_reason"]}),
+        (gettext_lazy("Modération"), {"fields": ["banned_at", "ban_reason", "is_robot"]}),
     ]
     actions = [
         reason_action(

@@ -44,7 +44,12 @@ class ReadOnlyModelAdmin(ModeratorMixin, admin.ModelAdmin):
 
 
 def players_of(seats) -> str:
-    return ", ".join(f"{seat.number + 1} · {seat.user.username}" for seat in seats)
+    """« 1 · ane, 2 · Amaia (robot), … »: the computer players marked."""
+    robot = _("robot")
+    return ", ".join(
+        f"{seat.number + 1} · {seat.user.username}" + (f" ({robot})" if seat.robot else "")
+        for seat in seats
+    )
 
 
 class SeatNumberInline(ReadOnlyInline):
@@ -57,7 +62,7 @@ class SeatNumberInline(ReadOnlyInline):
 
 class SeatInline(SeatNumberInline):
     model = Seat
-    fields = ["seat_number", "user", "active", "created"]
+    fields = ["seat_number", "user", "robot", "active", "created"]
 
 
 @admin.register(Table)
@@ -91,7 +96,7 @@ class TableAdmin(ReadOnlyModelAdmin):
 
 class GameSeatInline(SeatNumberInline):
     model = GameSeat
-    fields = ["seat_number", "user", "team_label", "result", "away_since"]
+    fields = ["seat_number", "user", "robot", "team_label", "result", "away_since"]
     readonly_fields = ["team_label"]
 
     @admin.display(description=gettext_lazy("équipe"))
@@ -143,7 +148,13 @@ class GameActionInline(ReadOnlyInline):
 @admin.register(Game)
 class GameAdmin(ReadOnlyModelAdmin):
     list_display = ["id", "table", "kings", "status", "players", "scores", "created"]
-    list_filter = ["status", "kings", "created", "finished_at"]
+    list_filter = [
+        "status",
+        "kings",
+        ("seats__robot", admin.BooleanFieldListFilter),
+        "created",
+        "finished_at",
+    ]
     search_fields = ["seats__user__username"]
     date_hierarchy = "created"
     readonly_fields = ["players", "scores", "replay_link", "revealed_server_seed", "record_link"]

@@ -141,10 +141,11 @@ def game_seats_prefetch() -> Prefetch:
 
 def away_seconds(game: Game, *, now=None) -> dict[int, int]:
     """{seat number: whole seconds left} for the away seats of a game (seats prefetched): the
-    countdown each player sees before the partie is cancelled."""
+    countdown each player sees before the partie is cancelled. Never a robot's (it holds no
+    socket, so it is never away)."""
     now = now or timezone.now()
     return {
         seat.number: max(0, math.ceil((seat.deadline - now).total_seconds()))
         for seat in game.seats.all()
-        if seat.deadline is not None
+        if seat.deadline is not None and not seat.robot
     }

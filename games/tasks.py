@@ -14,7 +14,7 @@ makes the turn clock's check a no-op through the game's moved deadline.
 
 from celery import shared_task
 
-from games.services import deadlines, sweep, turn_clock
+from games.services import deadlines, robots, sweep, turn_clock
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -34,3 +34,10 @@ def turn_time_out(game_id: int, due_ms: int | None = None) -> int:
     """Due at the game's earliest turn deadline (`due_ms`): decide for the seats out of time,
     if still so, and queue the next check."""
     return turn_clock.turn_time_out(game_id=game_id, due_ms=due_ms)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def robot_play(game_id: int, version: int) -> bool:
+    """ROBOT_PAUSE_SECONDS after the game reached `version`: a robot that must act decides,
+    if the game is still there (else nothing)."""
+    return robots.robot_play(game_id=game_id, version=version)

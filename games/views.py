@@ -17,7 +17,7 @@ from games import forms, selectors
 from games.display import fragments, record
 from games.display.fragments import salle_context
 from games.models import Game
-from games.services import play
+from games.services import play, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
 from moderation.admin import can_moderate
@@ -97,6 +97,39 @@ def table_start(request, table_id):
     try:
         salle_service.salle_write_count(user=request.user)
         table = salle_service.table_start(user=request.user, table_id=table_id)
+    except SalleError as error:
+        messages.error(request, error.message)
+        return _salle_response(request)
+    if request.htmx:
+        return HttpResponseClientRedirect(table.get_absolute_url())
+    return redirect(table.get_absolute_url())
+
+
+@require_POST
+def robot_seat(request, table_id):
+    number = _int_or_none(request.POST.get("number"))
+    number = number if number is not None else -1
+    return _act(request, robots.robot_seat, table_id=table_id, number=number)
+
+
+@require_POST
+def robot_unseat(request, table_id):
+    number = _int_or_none(request.POST.get("number"))
+    number = number if number is not None else -1
+    return _act(request, robots.robot_unseat, table_id=table_id, number=number)
+
+
+@require_POST
+def practice_table(request):
+    """« Jouer contre les robots »: a table with three robots, started, and the player there."""
+    kings = _int_or_none(request.POST.get("kings"))
+    try:
+        salle_service.salle_write_count(user=request.user, opening=True)
+        table = robots.practice_table(
+            user=request.user,
+            kings=kings if kings is not None else -1,
+            clock=request.POST.get("clock") or None,
+        )
     except SalleError as error:
         messages.error(request, error.message)
         return _salle_response(request)

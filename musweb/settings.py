@@ -336,6 +336,9 @@ TURN_CLOCKS: dict[str, tuple[float, float]] = {
 TURN_CLOCK_DEFAULT = os.environ.get("TURN_CLOCK_DEFAULT", "normal")
 DEAL_SECONDS = float(os.environ.get("DEAL_SECONDS", "60"))
 CLOCK_MISSES_LIMIT = int(os.environ.get("CLOCK_MISSES_LIMIT", "3"))
+# Computer players (games.services.robots): a robot that must act does so this many seconds after
+# the game reached that state, a human-like pause (tests use 0).
+ROBOT_PAUSE_SECONDS = float(os.environ.get("ROBOT_PAUSE_SECONDS", "1.5"))
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-abandoned": {
         "task": "games.tasks.sweep_abandoned",

@@ -46,6 +46,7 @@ def server_env(**extra) -> dict:
         "DEBUG": "1",  # static files straight from the finders, no collectstatic needed
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "WARNING",
+        "ROBOT_PAUSE_SECONDS": "0",
         **{name: str(value) for name, value in extra.items()},
     }
 

@@ -151,6 +151,7 @@ def table_context(
         presence=away,
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
+        robots=[s.robot for s in seats],
     )
     context["heartbeat_ms"] = heartbeat_ms()
     context["fairness"] = fairness_view.game_fairness(game, players)

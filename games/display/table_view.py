@@ -168,11 +168,16 @@ def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> V
 def build_clocks(
     game_clock: Mapping[str, Any] | None, observation: Observation, now_ms: int
 ) -> list[View | None]:
-    """Each seat's clock by seat number (all None for a game without a clock)."""
+    """Each seat's clock by seat number (all None for a game without a clock; None for a
+    robot's seat, which has no time limit)."""
     if not game_clock or observation["status"] == "finished":
         return [None] * 4
     limit = game_clock["deal"] if observation["status"] == "hand_over" else game_clock["turn"]
-    return [seat_clock(entry, float(limit), now_ms) for entry in game_clock["seats"]]
+    robots = set(game_clock.get("robots", ()))
+    return [
+        None if number in robots else seat_clock(entry, float(limit), now_ms)
+        for number, entry in enumerate(game_clock["seats"])
+    ]
 
 
 def timed_out_words(game_clock: Mapping[str, Any] | None, observation: Observation) -> set[int]:
@@ -232,11 +237,14 @@ def build_seats(
     presence: dict[int, int],
     clocks: list[View | None] | None = None,
     by_clock: set[int] | None = None,
+    robots: list[bool] | None = None,
 ) -> list[View]:
     """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
-    (top), left; each with its ``clock`` (:func:`build_clocks`) and its last word, "temps
-    écoulé" when the clock made it (``by_clock``: :func:`timed_out_words`)."""
+    (top), left; each with its ``clock`` (:func:`build_clocks`), its last word, "temps
+    écoulé" when the clock made it (``by_clock``: :func:`timed_out_words`), and whether it is
+    a computer player (``robots``, by seat number)."""
     clocks = clocks or [None] * 4
+    robots = robots or [False] * 4
     by_clock = by_clock or set()
     to_act = set(observation["to_act"])
     ready = observation["discard_ready"]
@@ -261,6 +269,7 @@ def build_seats(
             {
                 "seat": seat,
                 "name": players[seat],
+                "is_robot": robots[seat],
                 "position": POSITIONS[offset],
                 "relation": relation(POSITIONS[offset]),
                 "is_me": offset == 0,
@@ -636,10 +645,13 @@ def build_score_screen(
     teams: list[str],
     host_seat: int | None,
     scoreboard: list[View],
+    robots: list[bool] | None = None,
 ) -> View | None:
-    """Region ``score-screen`` at hand_over / finished: four hands, each lance, the totals."""
+    """Region ``score-screen`` at hand_over / finished: four hands (``robots``: which seats
+    are computer players), each lance, the totals."""
     if observation["status"] not in ("hand_over", "finished"):
         return None
+    robots = robots or [False] * 4
     shown = observation["hands_shown"]
     kings = observation["kings"]
     hands = []
@@ -650,6 +662,7 @@ def build_score_screen(
             {
                 "seat": seat,
                 "name": players[seat],
+                "is_robot": robots[seat],
                 "relation": relation(POSITIONS[offset]),
                 "team_label": teams[team_of(seat)],
                 "is_mano": observation["mano"] == seat,
@@ -771,8 +784,10 @@ def build_table(
     team_names: list[str] | None = None,
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
+    robots: list[bool] | None = None,
 ) -> View:
-    """The whole view model of the table for one viewer (the public view sits at seat 0)."""
+    """The whole view model of the table for one viewer (the public view sits at seat 0);
+    ``robots``: which seats (by number) are computer players."""
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
     viewer = seat if seat is not None else 0
     teams = team_labels(seat, team_names)
@@ -782,7 +797,7 @@ def build_table(
         host_name = None if host_seat == viewer else players[host_seat]
     clocks = build_clocks(game_clock, observation, now_ms)
     by_clock = timed_out_words(game_clock, observation)
-    seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock)
+    seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock, robots)
     scoreboard = build_scoreboard(observation, players, viewer, teams)
     turn = build_turn(observation, players, viewer, host_name)
     # The viewer's own running clock is also shown where they decide: the panel, the deal.
@@ -790,7 +805,9 @@ def build_table(
     running = mine if mine is not None and mine["running"] else None
     panel = build_panel(observation, players, viewer, turn, host_seat)
     panel["clock"] = running if panel["active"] else None
-    score_screen = build_score_screen(observation, players, viewer, teams, host_seat, scoreboard)
+    score_screen = build_score_screen(
+        observation, players, viewer, teams, host_seat, scoreboard, robots
+    )
     if score_screen is not None:
         score_screen["clock"] = running if score_screen["can_deal"] else None
     kings = observation["kings"]
@@ -838,6 +855,7 @@ def table_context(
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
     refusal: str | None = None,
+    robots: list[bool] | None = None,
 ) -> View:
     """The template context of games/table.html and each of its partials. ``flash`` is a
     message about the game, at the top; ``refusal`` why the viewer's decision was refused,
@@ -852,6 +870,7 @@ def table_context(
             team_names=team_names,
             game_clock=game_clock,
             now_ms=now_ms,
+            robots=robots,
         ),
         "action_url": action_url,
         "salle_url": salle_url,

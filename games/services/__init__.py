@@ -3,6 +3,7 @@
 other.
 
 - `salle`: tables opened, seats taken and left, a table started; idle open tables closed.
+- `robots`: robot seats placed and taken back, the practice table, a robot's decision.
 - `play`: a game dealt, one decision applied, and `game_finish`, the one way a game ends.
 - `presence`: which table sockets a seat holds, and which web processes are alive.
 - `deadlines`: an away seat's deadline, and the cancellations it or idleness leads to.

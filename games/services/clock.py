@@ -6,7 +6,7 @@ process reads the same deadline. The dict (Game.clock; {} for a game started wit
     {"speed": "normal", "turn": 30, "reserve": 120, "deal": 60,
      "seats": [{"started": ms | None, "deadline": ms | None, "reserve_ms": int, "misses": int}] * 4,
      "timed_out": [{"hand": n, "seat": s, "words": k, "type": "cut"}, ...],
-     "scheduled": ms | None}
+     "scheduled": ms | None, "robots": [seat, ...]}
 
 A seat's clock runs while it has a decision to make: from the state it started in, it has `turn`
 seconds plus what is left of its reserve (the host's deal from the score screen: `deal`
@@ -19,11 +19,15 @@ seat whose clock ran out loses its whole reserve and counts one miss (games.serv
 `scheduled` is the instant of the check task last queued: a decision queues one only when its
 earliest deadline comes sooner (or none is pending), and a check that finds nothing due queues
 the next; so a game has about one task waiting in the worker, not one per decision.
+
+`robots` lists the seats of computer players (games.services.robots): they never time out, so
+their clock never runs (a robot acts after ROBOT_PAUSE_SECONDS, through its own task).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,8 +50,9 @@ def to_datetime(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
-def new_clock(speed: str) -> Clock:
-    """A clock at `speed` (a key of settings.TURN_CLOCKS), nobody's time running yet."""
+def new_clock(speed: str, robots: Iterable[int] = ()) -> Clock:
+    """A clock at `speed` (a key of settings.TURN_CLOCKS), nobody's time running yet; the
+    `robots` seats never get a deadline."""
     turn, reserve = settings.TURN_CLOCKS[speed]
     return {
         "speed": speed,
@@ -56,6 +61,7 @@ def new_clock(speed: str) -> Clock:
         "deal": settings.DEAL_SECONDS,
         "seats": [_idle_seat(round(reserve * 1000)) for _ in range(4)],
         "timed_out": [],
+        "robots": sorted(set(robots)),
     }
 
 
@@ -63,14 +69,15 @@ def _idle_seat(reserve_ms: int) -> dict[str, Any]:
     return {"started": None, "deadline": None, "reserve_ms": reserve_ms, "misses": 0}
 
 
-def seats_to_clock(state: engine.State, host_seat: int) -> list[int]:
-    """The seats whose clock runs in `state`: those that must act; on the score screen the host
-    alone, who deals at the site."""
+def seats_to_clock(state: engine.State, host_seat: int, robots: Iterable[int] = ()) -> list[int]:
+    """The seats whose clock runs in `state`: those that must act, but robots; on the score
+    screen the host alone, who deals at the site (always a person)."""
     if state["status"] == "finished":
         return []
     if state["phase"] == "hand_over":
         return [host_seat]
-    return engine.to_act(state)
+    skipped = set(robots)
+    return [seat for seat in engine.to_act(state) if seat not in skipped]
 
 
 def advance(
@@ -91,7 +98,7 @@ def advance(
     if not clock:
         return clock
     seats = [dict(seat) for seat in clock["seats"]]
-    waiting = set(seats_to_clock(state, host_seat))
+    waiting = set(seats_to_clock(state, host_seat, clock.get("robots", ())))
     turn_ms = round(clock["turn"] * 1000)
     for number, seat in enumerate(seats):
         if number == acted:

@@ -31,7 +31,10 @@ ABANDONMENT_CHECK = "games.tasks.cancel_if_abandoned"
 
 def absence_start(*, game: Game, seat: GameSeat, gone_since):
     """The locked `game`'s `seat` has no socket left since `gone_since`: its deadline, set now
-    unless an absence is already open, and the check scheduled for it after commit."""
+    unless an absence is already open, and the check scheduled for it after commit. A robot
+    holds no socket and is never away: none (never written so; kept safe)."""
+    if seat.robot:
+        return None
     if seat.deadline is not None:
         return seat.deadline
     seat.away_since = gone_since

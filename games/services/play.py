@@ -7,6 +7,8 @@
   (games.services.turn_clock) go through the one `game_play_locked`: the same version check,
   the same engine call, the same writes; the turn clock (games.services.clock) is advanced in the
   game row saved anyway, and its task scheduled on commit when the earliest deadline moved.
+- `schedule_robot_play`: after a game changed, a robot that must act is queued its decision
+  (games.services.robots), which comes back through `game_play_locked` like a click.
 - `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
   moderation): status, result of each player, the end row of the log, the table closed and its
   seats freed, the broadcasts. A caller that already holds the game's lock (deadlines,
@@ -17,6 +19,7 @@ import logging
 import secrets
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
@@ -31,6 +34,7 @@ log = logging.getLogger(__name__)
 
 #: Enqueued by name: nothing imports games.tasks (see its docstring).
 TURN_TIME_OUT = "games.tasks.turn_time_out"
+ROBOT_PLAY = "games.tasks.robot_play"
 
 
 def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> Game:
@@ -63,11 +67,11 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
         state = engine.new_partie(
             kings=table.kings, first_mano=first_mano, decks=decks, shuffler=rng
         )
-    seats = list(table.seats.all())
     host_seat = next(seat.number for seat in seats if seat.user_id == table.host_id)
+    robots = {seat.number for seat in seats if seat.robot}
     now = timezone.now()
     turn_clock = clock.advance(
-        clock.new_clock(table.clock), state, host_seat=host_seat, now=clock.ms(now)
+        clock.new_clock(table.clock, robots), state, host_seat=host_seat, now=clock.ms(now)
     )
     turn_clock["scheduled"] = clock.task_due(turn_clock, clock.ms(now))
     game = Game.objects.create(
@@ -81,9 +85,11 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
         **fairness,
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game=game, number=seat.number, user_id=seat.user_id) for seat in seats
+        GameSeat(game=game, number=seat.number, user_id=seat.user_id, robot=seat.robot)
+        for seat in seats
     )
     schedule_turn_time_out(game)
+    schedule_robot_play(game, robots)
     return game
 
 
@@ -153,6 +159,7 @@ def game_play_locked(
     broadcast.game_changed(game.pk, game.version)
     if task_at is not None:
         schedule_turn_time_out(game)
+    schedule_robot_play(game, {s.number for s in game.seats.all() if s.robot})
     return game
 
 
@@ -187,6 +194,29 @@ def schedule_turn_time_out(game: Game) -> None:
             current_app.send_task(TURN_TIME_OUT, args=(game_id, clock.ms(deadline)), eta=deadline)
         except Exception:
             log.warning("game %s: the turn clock's check was not queued; the sweep will", game_id)
+
+    transaction.on_commit(send)
+
+
+def schedule_robot_play(game: Game, robots: set[int]) -> None:
+    """If one of the `robots` seats must act in the game's new state, queue its decision
+    (games.services.robots.robot_play) for ROBOT_PAUSE_SECONDS after commit, named by the
+    version it was queued at: a task that finds the game moved on does nothing. The score
+    screen's deal is the host's, a person's: no robot acts there."""
+    state = game.state
+    if not robots or state["status"] != "playing" or state["phase"] == "hand_over":
+        return
+    if not robots.intersection(engine.to_act(state)):
+        return
+    game_id, version = game.pk, game.version
+
+    def send():
+        try:
+            current_app.send_task(
+                ROBOT_PLAY, args=(game_id, version), countdown=settings.ROBOT_PAUSE_SECONDS
+            )
+        except Exception:
+            log.warning("game %s: the robot's decision was not queued; the sweep will", game_id)
 
     transaction.on_commit(send)
 

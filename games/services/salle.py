@@ -135,8 +135,9 @@ def _client_seed(seed: str | None, *, required: bool = False) -> str:
 
 
 def seat_leave(*, user, table_id: int) -> Table:
-    """Leave an unstarted table. A leaving host hands over to the next seated player
-    (in seat order); the last one to leave deletes the table (nothing was played there)."""
+    """Leave an unstarted table. A leaving host hands over to the next seated person (in seat
+    order; never a robot); the last person to leave deletes the table, robots and all (nothing
+    was played there, and a table of robots only never exists)."""
     with transaction.atomic():
         table = _lock_table(table_id)
         _check_open(table)
@@ -145,7 +146,7 @@ def seat_leave(*, user, table_id: int) -> Table:
         if mine is None:
             raise SalleError(_("Vous n’êtes pas assis à cette table."))
         mine.delete()
-        others = [s for s in seats if s.pk != mine.pk]
+        others = [s for s in seats if s.pk != mine.pk and not s.robot]
         if not others:
             # An open table has no game yet, so nothing refers to it any more.
             table.delete()

@@ -8,20 +8,33 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
-from games.services import deadlines, presence, salle, turn_clock
+from games.services import deadlines, presence, robots, salle, turn_clock
+
+#: A robot's decision not made this long after its pause (its task lost: the broker was down,
+#: the worker died) is the sweep's to make.
+ROBOT_STALL_SECONDS = 10
 
 log = logging.getLogger(__name__)
 
 
 def sweep(*, now=None) -> dict[str, int]:
     """The beat task's work, every SWEEP_SECONDS: expire silent sockets, decide for the seats
-    whose turn clock ran out (a lost task, a dead worker), cancel the seats whose deadline
+    whose turn clock ran out (a lost task, a dead worker), make the robots' decisions whose task
+    was lost, cancel the seats whose deadline
     passed, the games idle for too long, close the open tables nobody looks at.
     Each step goes through the same guarded services as everything else."""
     now = now or timezone.now()
     expired = presence.connections_expire(now=now)
     clocks = Game.objects.filter(turn_deadline__lte=now).values_list("pk", flat=True)
     timed_out = sum(turn_clock.turn_time_out(game_id=pk, now=now) for pk in clocks)
+    stalled_since = now - timedelta(seconds=settings.ROBOT_PAUSE_SECONDS + ROBOT_STALL_SECONDS)
+    stalled = Game.objects.filter(
+        status=Game.Status.PLAYING, last_action_at__lte=stalled_since, seats__robot=True
+    ).distinct()
+    robot_moves = sum(
+        robots.robot_play(game_id=pk, version=version)
+        for pk, version in stalled.values_list("pk", "version")
+    )
     due = GameSeat.objects.filter(deadline__lte=now).values_list("pk", flat=True)
     abandoned = sum(
         deadlines.game_cancel_if_abandoned(seat_id=pk, now=now) is not None for pk in due
@@ -41,6 +54,7 @@ def sweep(*, now=None) -> dict[str, int]:
     counts = {
         "expired": expired,
         "timed_out": timed_out,
+        "robot_moves": robot_moves,
         "abandoned": abandoned,
         "idle": idle,
         "closed": closed,

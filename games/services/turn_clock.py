@@ -68,6 +68,11 @@ def _schedule_next(game: Game, now) -> None:
 
 def _time_out(game: Game, seat: int, now) -> None:
     """The decision for the locked `game`'s `seat`, out of time, or the partie cancelled."""
+    if seat in game.clock.get("robots", ()):
+        # A robot never times out (its clock never runs, games.services.clock); a deadline
+        # found on one anyway is dropped, never acted on.
+        _drop_deadline(game, seat)
+        return
     limit = settings.CLOCK_MISSES_LIMIT
     if game.clock["seats"][seat]["misses"] + 1 >= limit:
         name = next(s.user.username for s in game.seats.all() if s.number == seat)
@@ -79,11 +84,15 @@ def _time_out(game: Game, seat: int, now) -> None:
     except engine.IllegalAction:
         # A deadline left on a seat with nothing to do (never written so; kept safe): drop it.
         log.warning("game %s: seat %s had a running clock and no decision", game.pk, seat)
-        game.clock = clock.stopped_seat(game.clock, seat)
-        game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
-        game.save(update_fields=["clock", "turn_deadline", "updated"])
+        _drop_deadline(game, seat)
         return
     game.clock = clock.record_timeout(game.clock, game.state, seat, action)
     play.game_play_locked(
         game=game, seat=seat, version=game.version, action=action, timed_out=True, now=now
     )
+
+
+def _drop_deadline(game: Game, seat: int) -> None:
+    game.clock = clock.stopped_seat(game.clock, seat)
+    game.turn_deadline = clock.to_datetime(clock.earliest_deadline(game.clock))
+    game.save(update_fields=["clock", "turn_deadline", "updated"])

@@ -1,0 +1,117 @@
+"""Robots in a real browser: the host places and takes back a robot in the salle; « Jouer contre
+les robots » opens the table at once and one hand is played against three robots, whose
+decisions a real Celery worker makes (ROBOT_PAUSE_SECONDS 0), to the score screen, where each
+robot is marked « robot ».
+
+ROBOTS_SHOTS=/some/folder keeps screenshots (phone 360×740 and desktop 1280×800) of the salle
+with robot seats, the practice table and its score screen."""
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from games import engine
+from games.models import Game, Table
+
+pytestmark = pytest.mark.browser
+
+SHOTS = os.environ.get("ROBOTS_SHOTS")
+SIZES = {"phone": (360, 740), "desktop": (1280, 800)}
+
+
+def shoot(page, name: str) -> None:
+    if not SHOTS:
+        return
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{SHOTS}/{name}-{size}.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def test_the_host_places_and_takes_back_a_robot(transactional_db, ane, page_for):
+    page = page_for(ane)
+    page.goto("/salle/")
+    page.get_by_role("button", name="Ouvrir la table").click()
+    expect(page.get_by_role("button", name="Placer un robot à la place 2")).to_be_visible()
+    page.get_by_role("button", name="Placer un robot à la place 2").click()
+    page.get_by_role("button", name="Placer un robot à la place 4").click()
+    seat = page.locator(".my-table .seat[data-seat='1']")
+    expect(seat.locator(".badge-robot")).to_have_text("robot")
+    expect(page.locator(".my-table .badge-robot")).to_have_count(2)
+    shoot(page, "salle-robots")
+    page.get_by_role("button", name="Retirer le robot").first.click()
+    expect(page.locator(".my-table .badge-robot")).to_have_count(1)
+    expect(page.get_by_role("button", name="Placer un robot à la place 2")).to_be_visible()
+
+
+@pytest.fixture
+def robot_worker(clock_worker):
+    if clock_worker.worker is None:
+        clock_worker.start_worker()
+    return clock_worker
+
+
+def choose(page, state) -> None:
+    """Ane's decision, the one the clock would make, clicked as a player would."""
+    action = engine.timeout_action(state, 0)
+    if action["type"] == "discard":
+        for code in action["cards"]:
+            page.locator(f"#my-hand input[name='cards'][value='{code}']").check()
+        page.locator("#discard-form button[type='submit']").click()
+        return
+    form = page.locator(f"#decision-panel form:has(input[name='type'][value='{action['type']}'])")
+    form.locator("button[type='submit']").first.click()
+
+
+def wait_version_past(table, version: int, timeout: float = 5.0) -> None:
+    """Until the game has moved past `version` (the click reached the server)."""
+    deadline = time.monotonic() + timeout
+    while Game.objects.get(table=table).version <= version:
+        assert time.monotonic() < deadline, "the click did not reach the server"
+        time.sleep(0.05)
+
+
+def test_one_hand_against_three_robots(robot_worker, ane, page_for):
+    page = page_for(ane)
+    page.goto("/salle/")
+    shoot(page, "salle-practice")
+    form = page.locator("form.practice-table")
+    form.get_by_label("Mus · 4 rois").check()
+    form.get_by_role("button", name="Jouer contre les robots").click()
+    # htmx's HX-Redirect and the salle socket's push of the started table both go there
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"), timeout=10000)
+    expect(page.locator("#table-seats")).to_be_visible()
+    table = Table.objects.get(host=ane)
+    assert table.status == Table.Status.PLAYING
+    expect(page.locator("#table-seats .badge-robot")).to_have_count(3)
+    shoot(page, "practice-table")
+    deadline = time.monotonic() + 90
+    while True:
+        assert time.monotonic() < deadline, "the hand did not end"
+        game = Game.objects.get(table=table)
+        state = game.state
+        if state["status"] != "playing":
+            break
+        if 0 in engine.to_act(state):
+            panel_version = page.locator("#decision-panel input[name='version']").first
+            expect(panel_version).to_have_value(str(game.version), timeout=5000)
+            choose(page, state)
+            wait_version_past(table, game.version)
+        else:
+            time.sleep(0.2)
+    score = page.locator("#score-screen")
+    expect(score).to_be_visible(timeout=10000)
+    game = Game.objects.get(table=table)
+    shown = 3 if game.state["hand"].get("hands_shown") else 0
+    expect(score.locator(".shown-hand .badge-robot")).to_have_count(shown)
+    expect(page.locator("#table-seats .badge-robot")).to_have_count(3)
+    expect(page.locator("#away-banner")).to_be_hidden()
+    shoot(page, "score-screen")
+    game = Game.objects.get(table=table)
+    assert game.status == Game.Status.PLAYING and game.state["status"] in ("hand_over", "finished")
+    assert not game.clock["timed_out"]
