@@ -137,5 +137,7 @@ async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
         state = states[int(versions[0])] if versions else final
         assert leaked_cards(text, allowed_cards(state, 0)) == set(), text[:400]
         scanned += 1
-    assert scanned > 20
+    # the page, the first frame and every answer to a decision at least (an órdago may end
+    # the partie in its first hand, so no fixed count)
+    assert scanned >= mine + 2
     assert any("badge-robot" in payload for payload in received)
