@@ -15,6 +15,8 @@ class SeatView:
     number: int
     team: int  # 0: seats 0 and 2; 1: seats 1 and 3
     user: object | None  # the seated User, or None when free
+    # What the salle shows next to the name (records.selectors.Reputation), when asked for.
+    reputation: object | None = None
 
     @property
     def team_label(self) -> str:

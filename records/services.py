@@ -24,10 +24,14 @@ def is_rated(game: Game, seats: list[GameSeat]) -> bool:
 
 def partie_rate(game: Game) -> list[RatingChange]:
     """Rate `game` as it ends, inside the Finisher's transaction: the four players' Rating rows
-    locked (in user order: two parties ending together never deadlock), moved, and one
-    RatingChange each. A partie already rated, or not rated at all, changes nothing."""
-    seats = sorted(GameSeat.objects.filter(game=game), key=lambda s: s.number)
-    if not is_rated(game, seats) or RatingChange.objects.filter(game=game).exists():
+    created if new, locked (in user order: two parties ending together never deadlock), moved,
+    and one RatingChange each: four queries (the game's seats come prefetched from its lock).
+    Once: the Finisher ends a partie once under its row lock, and the RatingChange (game,
+    user) constraint would refuse a second rating. A partie not rated changes nothing."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    if not is_rated(game, seats):
         return []
     user_ids = [seat.user_id for seat in seats]
     mu, sigma = rating.initial()

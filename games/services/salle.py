@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast
+from games import broadcast, selectors
 from games.models import SEAT_COUNT, Seat, Table
 from games.services import locks, play
 from games.services.errors import SalleError
@@ -38,18 +38,27 @@ def salle_write_count(*, user, opening: bool = False) -> None:
             )
 
 
-def table_create(*, user, kings: int, clock: str | None = None) -> Table:
+def table_create(
+    *, user, kings: int, clock: str | None = None, min_completion: int | None = None
+) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
-    TURN_CLOCK_DEFAULT); the host sits at seat 0."""
+    TURN_CLOCK_DEFAULT) and, if given, the minimum completion rate (percent, 1 to 100) a
+    player needs to sit; the host sits at seat 0."""
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
     if clock not in Table.Clock.values:
         raise SalleError(_("Choisissez un temps de jeu : rapide, normal ou lent."))
+    if min_completion is not None and (
+        not isinstance(min_completion, int) or not 1 <= min_completion <= 100
+    ):
+        raise SalleError(_("Le taux exigé est un nombre de 1 à 100 (ou rien)."))
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
-        table = Table.objects.create(host=user, kings=kings, clock=clock)
+        table = Table.objects.create(
+            host=user, kings=kings, clock=clock, min_completion=min_completion
+        )
         _insert_seat(table=table, user=user, number=0)
         broadcast.salle_changed()
     return table
@@ -77,9 +86,26 @@ def seat_take(*, user, table_id: int, number: int) -> Seat:
             seat = mine
         else:
             _check_not_seated_elsewhere(user)
+            _check_completion(table, user)
             seat = _insert_seat(table=table, user=user, number=number)
         broadcast.salle_changed()
     return seat
+
+
+def _check_completion(table: Table, user) -> None:
+    """The host's minimum completion rate: a player whose own absences or clock cancelled too
+    many of their parties may not sit. A player with no ended partie yet may."""
+    if table.min_completion is None:
+        return
+    rate = selectors.completion_rate(user)
+    if rate is not None and rate < table.min_completion:
+        raise SalleError(
+            _(
+                "L’hôte demande d’avoir mené à terme au moins %(required)s %% de ses parties ; "
+                "vous en êtes à %(rate)s %%."
+            )
+            % {"required": table.min_completion, "rate": rate}
+        )
 
 
 def seat_leave(*, user, table_id: int) -> Table:

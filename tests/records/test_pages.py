@@ -65,6 +65,9 @@ def test_the_partie_page_has_every_hand_explained_and_the_check_command(cast, cl
     assert page.count("score-lances__row") >= hands
     # Out of range or not a number: the nearest step, never an error.
     url = reverse("records:partie", args=[game.pk])
+    end_screen = client.get(reverse("games:table", args=[game.table_id])).content.decode()
+    assert f'href="{url}"' in end_screen
+    assert f'href="{reverse("records:profile", args=["dani"])}"' in end_screen
     for step in ("-4", "99999", "abc"):
         assert client.get(url, {"step": step}).status_code == 200
 

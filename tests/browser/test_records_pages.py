@@ -1,0 +1,49 @@
+"""The records' pages in chromium at a phone's and a laptop's size: nothing wider than the
+screen, no policy violation, the replay's ←/→ keys; screenshots in /tmp/shots/records/ to
+look at."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.browser.test_content_security_policy import visit, watched
+from tests.records.helpers import cancel_by_absence, play_out, start
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/tmp/shots/records")
+SIZES = {"phone": (360, 740), "laptop": (1280, 800)}
+
+
+def test_the_records_pages_fit_and_obey_the_policy(cast, page_for, in_thread):
+    ane = cast[0]
+    game = in_thread(lambda: play_out(start(cast), seed=3))
+    for seed in (4, 5):
+        in_thread(lambda s=seed: play_out(start(cast), seed=s))
+    in_thread(lambda: cancel_by_absence(start(cast), seat=1))
+    from records import selectors
+
+    selectors.CLASSEMENT_MIN_PARTIES = 1
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for size, (width, height) in SIZES.items():
+            page = watched(page_for(ane))
+            page.set_viewport_size({"width": width, "height": height})
+            for name, url in (
+                ("partie", f"/parties/{game.pk}/?step=6"),
+                ("profile", "/joueurs/ane/"),
+                ("classement", "/classement/"),
+                ("salle", "/salle/"),
+            ):
+                visit(page, url)
+                wide = page.evaluate("document.documentElement.scrollWidth")
+                assert wide <= width, (name, size, wide)
+                page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
+            visit(page, f"/parties/{game.pk}/?step=6")
+            page.keyboard.press("ArrowRight")
+            page.wait_for_url("**step=7**")
+            page.keyboard.press("ArrowLeft")
+            page.wait_for_url("**step=6**")
+            assert page.locator(".replay-state").get_attribute("data-step") == "6"
+    finally:
+        selectors.CLASSEMENT_MIN_PARTIES = 5
