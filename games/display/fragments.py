@@ -74,10 +74,7 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
     how many are taken (the start is offered only to a full table's host)."""
     seats = selectors.seat_views(table)
     if reputations:
-        seats = [
-            replace(s, reputation=reputations.get(s.user.pk)) if s.user is not None else s
-            for s in seats
-        ]
+        seats = [replace(s, reputation=reputations.get(getattr(s.user, "pk", None))) for s in seats]
     seated = sum(1 for seat in seats if seat.user is not None)
     missing = len(seats) - seated
     return {
