@@ -1,5 +1,7 @@
 """The rating history as an SVG line drawn by the server (no script): coordinates in a fixed
-viewBox that scales to the page's width, with large enough labels for a 360 px phone."""
+viewBox that scales to the page's width, with large enough labels for a 360 px phone. Every
+coordinate is a string already: the template would write a float the French way (« 45,2 »),
+which SVG does not read."""
 
 WIDTH, HEIGHT = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 40, 8, 12, 24
@@ -18,24 +20,25 @@ def rating_chart(history: list[int]) -> dict | None:
     span_y = HEIGHT - TOP - BOTTOM
     steps = len(history) - 1
 
-    def x(index: int) -> float:
-        return round(LEFT + span_x * index / steps, 1)
+    def x(index: int) -> str:
+        return f"{LEFT + span_x * index / steps:.1f}"
 
-    def y(value: float) -> float:
-        return round(TOP + span_y * (high - value) / (high - low), 1)
+    def y(value: float) -> str:
+        return f"{TOP + span_y * (high - value) / (high - low):.1f}"
 
     coords = [(x(i), y(v)) for i, v in enumerate(history)]
     return {
         "width": WIDTH,
         "height": HEIGHT,
         "left": LEFT,
+        "label_x": LEFT - 4,
         "right": WIDTH - RIGHT,
         "top": TOP,
         "bottom": HEIGHT - BOTTOM,
         "points": " ".join(f"{px},{py}" for px, py in coords),
         "last": {"x": coords[-1][0], "y": coords[-1][1], "value": history[-1]},
         "y_labels": [
-            {"y": y(value) + 4, "text": str(round(value))}
+            {"y": f"{float(y(value)) + 4:.1f}", "text": str(round(value))}
             for value in (high, (high + low) / 2, low)
         ],
         "x_labels": [

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.random_play import DEFAULT_WEIGHTS
+from games.services import salle
 from tests.browser.test_content_security_policy import visit, watched
 from tests.records.helpers import cancel_by_absence, play_out, start
 
@@ -16,11 +18,14 @@ SIZES = {"phone": (360, 740), "laptop": (1280, 800)}
 
 
 def test_the_records_pages_fit_and_obey_the_policy(cast, page_for, in_thread):
-    ane = cast[0]
-    game = in_thread(lambda: play_out(start(cast), seed=3))
+    long_play = dict(DEFAULT_WEIGHTS, ordago=2, ordago_vote=0, mus=90)
+    game = in_thread(lambda: play_out(start(cast), seed=3, weights=long_play))
     for seed in (4, 5):
         in_thread(lambda s=seed: play_out(start(cast), seed=s))
     in_thread(lambda: cancel_by_absence(start(cast), seat=1))
+    ane, bixente, camille, dani = cast
+    table = in_thread(salle.table_create, user=bixente, kings=8, min_completion=80)
+    in_thread(salle.seat_take, user=dani, table_id=table.pk, number=1)
     from records import selectors
 
     selectors.CLASSEMENT_MIN_PARTIES = 1
@@ -36,6 +41,8 @@ def test_the_records_pages_fit_and_obey_the_policy(cast, page_for, in_thread):
                 ("salle", "/salle/"),
             ):
                 visit(page, url)
+                if name == "salle":
+                    assert page.locator(".reputation").count() == 2
                 wide = page.evaluate("document.documentElement.scrollWidth")
                 assert wide <= width, (name, size, wide)
                 page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)

@@ -123,6 +123,10 @@ def test_the_profile_shows_counts_and_no_email(cast, client, make_user):
     assert profile.favourite == "Mus · 4 rois"
     assert len(profile.history) == 2  # the start and one rated partie
     assert "<polyline" in page
+    # SVG numbers are plain decimals, not the French « 45,2 » the template would write.
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    for value in re.findall(r' (?:x|y|x1|y1|x2|y2|cx|cy)="([^"]*)"', svg):
+        assert re.fullmatch(r"-?\d+(\.\d+)?", value), value
 
 
 def queries(client, url) -> int:
