@@ -12,6 +12,9 @@ from games.models import Game
 from records import chart, selectors
 from records.partie import partie_view
 
+#: How a player checks the downloaded record (docs/fair-shuffle.md, docs/replay.md).
+CHECK_COMMAND = "python -m games.engine fairness verify dossier.json"
+
 
 @require_GET
 def partie(request, game_id):
@@ -23,7 +26,7 @@ def partie(request, game_id):
     seat = game_selectors.seat_number(game, request.user)
     if seat is None and not request.user.is_staff:
         raise Http404
-    context = {"game": game, "viewer_seat": seat}
+    context = {"game": game, "viewer_seat": seat, "check_command": CHECK_COMMAND}
     if game.status == Game.Status.PLAYING:
         return render(request, "records/partie_playing.html", context)
     context.update(partie_view(game, seat, _step(request)))

@@ -2,11 +2,16 @@
 players' ratings once, in the Finisher's transaction; cancellations and robots move nothing;
 the rebuild from the records gives the same numbers."""
 
+from datetime import timedelta
+
 import pytest
+from django.conf import settings
 from django.core.management import call_command
+from django.utils import timezone
 
 from games.models import Game, GameSeat
 from games.selectors import completions
+from games.services import deadlines
 from moderation.services import game_cancel
 from records import rating
 from records.models import Rating, RatingChange
@@ -80,6 +85,10 @@ def test_cancelled_parties_rate_nobody_and_count_the_one_who_left(cast, make_use
     clock = cancel_by_clock(start(cast))
     staff_cancel = start(cast)
     game_cancel(game=staff_cancel, by=staff, reason="test")
+    idle = start(cast)
+    later = timezone.now() + timedelta(minutes=settings.GAME_IDLE_MINUTES + 1)
+    assert deadlines.game_cancel_if_idle(game_id=idle.pk, now=later) is not None
+    assert not GameSeat.objects.filter(game=idle, abandoned=True).exists()
     assert {absence.status, clock.status} == {Game.Status.CANCELLED}
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     gone_by_clock = GameSeat.objects.get(game=clock, abandoned=True)
@@ -89,12 +98,12 @@ def test_cancelled_parties_rate_nobody_and_count_the_one_who_left(cast, make_use
     ]
     assert not GameSeat.objects.filter(game=staff_cancel, abandoned=True).exists()
     rates = completions(u.pk for u in cast)
-    assert rates[bixente.pk].ended == 3
+    assert rates[bixente.pk].ended == 4
     expected_gone = {u.pk: 0 for u in cast}
     expected_gone[bixente.pk] += 1
     expected_gone[gone_by_clock.user_id] += 1
     assert {u: c.abandoned for u, c in rates.items()} == expected_gone
-    assert rates[camille.pk].rate == (100 if gone_by_clock.user_id != camille.pk else 67)
+    assert rates[camille.pk].rate == (100 if gone_by_clock.user_id != camille.pk else 75)
 
 
 def test_a_partie_with_a_robot_counts_in_nobodys_rating_or_completion(cast):
