@@ -66,6 +66,13 @@ def _render(function):
     return database_sync_to_async(function, thread_sensitive=False)
 
 
+def reputations(user_ids):
+    """Each name's rating and completion rate (records builds on games: imported when used)."""
+    from records.selectors import reputations as read
+
+    return read(user_ids)
+
+
 def parse_message(text_data) -> dict | None:
     """A message from the page: a JSON object, else None (ignored)."""
     try:
@@ -305,7 +312,11 @@ class SalleConsumer(UserSocket):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
         try:
             html, shown = await _render(fragments.salle_fragment)(
-                self.scope["user"], page=page, nav=self.nav, started_table_ids=started
+                self.scope["user"],
+                page=page,
+                nav=self.nav,
+                started_table_ids=started,
+                reputations=reputations,
             )
         except BaseException:
             self.started_table_ids |= started  # not sent: the next render carries them

@@ -50,6 +50,19 @@ def _integer(value, message: str) -> int:
     return number
 
 
+def min_completion(value) -> int | None:
+    """The host's minimum completion rate from the "open a table" form: blank or absent is
+    no requirement; anything else the service checks (a number from 1 to 100), -1 if not a
+    number at all."""
+    text = str(value or "").strip().rstrip("%").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return -1
+
+
 def clock_choices() -> list[tuple[str, str]]:
     """(value, label) of each turn clock a table may be opened with, in the order of
     Table.Clock, labelled with its seconds from settings.TURN_CLOCKS, e.g. « Rapide (15 s + 1 min

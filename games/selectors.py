@@ -3,7 +3,7 @@
 import math
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, prefetch_related_objects
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -16,6 +16,8 @@ class SeatView:
     team: int  # 0: seats 0 and 2; 1: seats 1 and 3
     user: object | None  # the seated User, or None when free
     seed: str = ""  # the seated player's seed for the verifiable shuffle (shown to all)
+    # What the salle shows next to the name (records.selectors.Reputation), when asked for.
+    reputation: object | None = None
 
     @property
     def team_label(self) -> str:
@@ -149,3 +151,49 @@ def away_seconds(game: Game, *, now=None) -> dict[int, int]:
         for seat in game.seats.all()
         if seat.deadline is not None and not seat.robot
     }
+
+
+#: The ends a player's statistics count: a partie played to its end or cancelled.
+ENDED_STATUSES = (Game.Status.FINISHED, Game.Status.CANCELLED)
+
+
+def human_game_seats():
+    """The seats of ended parties between four people: the seats every player's statistics
+    count (a partie with a robot seat is training, counted apart and in nobody's rating)."""
+    robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
+    return GameSeat.objects.filter(game__status__in=ENDED_STATUSES).exclude(Exists(robot_seat))
+
+
+@dataclass(frozen=True)
+class Completion:
+    """How many ended parties between people a player sat at, and how many of them the
+    player's own absence or clock cancelled."""
+
+    ended: int
+    abandoned: int
+
+    @property
+    def rate(self) -> int | None:
+        """Percent of those parties the player stayed to the end of; None before any."""
+        if not self.ended:
+            return None
+        return round(100 * (self.ended - self.abandoned) / self.ended)
+
+
+def completions(user_ids) -> dict[int, Completion]:
+    """{user id: Completion} for these users, in one query (absent: no ended partie)."""
+    rows = (
+        human_game_seats()
+        .filter(user_id__in=list(user_ids))
+        .values("user_id")
+        .annotate(ended=Count("pk"), abandoned=Count("pk", filter=Q(abandoned=True)))
+        .values_list("user_id", "ended", "abandoned")
+    )
+    return {user_id: Completion(ended, gone) for user_id, ended, gone in rows}
+
+
+def completion_rate(user) -> int | None:
+    """The user's completion rate in percent (None before any ended partie between people):
+    what a host's minimum (Table.min_completion) is checked against."""
+    found = completions([user.pk]).get(user.pk)
+    return found.rate if found is not None else None

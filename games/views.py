@@ -38,7 +38,7 @@ def rules(request):
 @require_GET
 def salle(request):
     """The salle page; with htmx (the Tables précédentes / suivantes links) only #salle."""
-    context = salle_context(request.user, _page(request))
+    context = salle_context(request.user, _page(request), reputations=reputations)
     if request.htmx:
         return render(request, "games/salle.html#salle-response", context)
     return render(request, "games/salle.html", context)
@@ -64,6 +64,7 @@ def table_create(request):
         clock=request.POST.get("clock") or None,
         # Proposed by the browser (static/js/seed.js); blank without JavaScript: drawn.
         client_seed=request.POST.get("seed") or None,
+        min_completion=forms.min_completion(request.POST.get("min_completion")),
     )
 
 
@@ -217,7 +218,8 @@ def _salle_response(request):
     Either shows the page of tables the form was on (its ?page=)."""
     page = _page(request)
     if request.htmx:
-        return render(request, "games/salle.html#salle-response", salle_context(request.user, page))
+        context = salle_context(request.user, page, reputations=reputations)
+        return render(request, "games/salle.html#salle-response", context)
     return redirect(fragments.salle_url(page))
 
 
@@ -226,6 +228,13 @@ def _page(request) -> int:
     (selectors.salle_page)."""
     page = _int_or_none(request.GET.get("page"))
     return page if page is not None and page > 0 else 1
+
+
+def reputations(user_ids):
+    """Each name's rating and completion rate (records builds on games: imported when used)."""
+    from records.selectors import reputations as read
+
+    return read(user_ids)
 
 
 def _int_or_none(value):

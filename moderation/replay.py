@@ -12,37 +12,23 @@ from games.display.table_view import card_view, lance_winner
 from games.models import GameAction
 
 
-def replay_game(game) -> dict:
-    """{"players", "teams", "hands", "scores", "matches_stored", "error"} for the template."""
+def replay_game(game, players: list[str] | None = None, done=None) -> dict:
+    """{"players", "teams", "hands", "scores", "matches_stored", "error"} for the template.
+    `done`: what `replayed(game, players)` returned, when the caller needs the states too."""
     stored = game.state
-    players = _players(game)
+    players = players or _players(game)
     teams = [
         _("%(first)s et %(second)s") % {"first": players[0], "second": players[2]},
         _("%(first)s et %(second)s") % {"first": players[1], "second": players[3]},
     ]
-    plays = game.actions.filter(kind=GameAction.Kind.PLAY).order_by("seq")
-    state = engine.new_partie(
-        kings=game.kings,
-        first_mano=stored["first_mano"],
-        decks=copy.deepcopy(stored["decks"]),
-        reshuffles=copy.deepcopy(stored["reshuffles"]),
-    )
+    state, steps, error = done or replayed(game, players)
     hands = [_hand_start(state)]
-    error = None
-    for row in plays:
-        try:
-            state = engine.apply(state, row.seat, row.payload)
-        except engine.IllegalAction as exc:
-            error = _("Action n° %(seq)s (%(player)s) refusée au rejeu : %(reason)s") % {
-                "seq": row.seq,
-                "player": players[row.seat],
-                "reason": exc.reason,
-            }
-            break
+    for row, after in steps:
         if row.payload.get("type") == "deal":
-            hands.append(_hand_start(state))
+            hands.append(_hand_start(after))
         else:
             hands[-1]["actions"].append(f"{players[row.seat]} : {action_text(row.payload)}")
+    state = steps[-1][1] if steps else state
     records = engine.hand_records(state)
     return {
         "players": players,
@@ -55,6 +41,36 @@ def replay_game(game) -> dict:
         "matches_stored": error is None and json.loads(json.dumps(state)) == stored,
         "error": error,
     }
+
+
+def initial_state(game) -> dict:
+    """The partie as dealt: the engine's new partie from the decks and reshuffles it stored."""
+    stored = game.state
+    return engine.new_partie(
+        kings=game.kings,
+        first_mano=stored["first_mano"],
+        decks=copy.deepcopy(stored["decks"]),
+        reshuffles=copy.deepcopy(stored["reshuffles"]),
+    )
+
+
+def replayed(game, players: list[str]) -> tuple[dict, list[tuple[GameAction, dict]], str | None]:
+    """(the state as dealt, [(each "play" row of the log, the state after it)], the error of
+    a row the engine refused, where the replay stopped, or None): every state of the partie."""
+    state = initial_state(game)
+    first, steps = state, []
+    for row in game.actions.filter(kind=GameAction.Kind.PLAY).order_by("seq"):
+        try:
+            state = engine.apply(state, row.seat, row.payload)
+        except engine.IllegalAction as exc:
+            error = _("Action n° %(seq)s (%(player)s) refusée au rejeu : %(reason)s") % {
+                "seq": row.seq,
+                "player": players[row.seat],
+                "reason": exc.reason,
+            }
+            return first, steps, error
+        steps.append((row, state))
+    return first, steps, None
 
 
 def action_text(action: dict) -> str:

@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "accounts",
     "games.apps.GamesConfig",
     "moderation",
+    "records.apps.RecordsConfig",
 ]
 
 MIDDLEWARE = [

@@ -26,5 +26,6 @@ urlpatterns = [
     path("regles/", games_views.rules, name="rules"),
     path("comptes/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("records.urls")),
     path("admin/", admin.site.urls),
 ]

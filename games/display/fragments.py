@@ -3,6 +3,7 @@ consumers (WebSocket)."""
 
 import time
 from collections.abc import Collection
+from dataclasses import replace
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -14,17 +15,23 @@ from games.display import fairness_view, game_cache, table_view
 from games.models import Game, Table
 
 
-def salle_context(user, page: int = 1) -> dict:
+def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     """The salle as one player sees it: their own table first, then one page of the other open
     tables (selectors.SALLE_PAGE_SIZE), and the number of parties in play. Bounded: the same
-    queries and at most one page of tables whatever the number of tables."""
+    queries and at most one page of tables whatever the number of tables. `reputations`: the
+    entry point's {user id: reputation} reader (records.selectors.reputations), called once
+    for every name shown."""
     salle = selectors.salle_page(user, page)
-    my_table = _table_item(salle.my_table) if salle.my_table is not None else None
+    tables = [t for t in (salle.my_table, *salle.tables) if t is not None]
+    known = {}
+    if reputations is not None:
+        known = reputations({s.user_id for t in tables for s in t.seats.all()})
+    my_table = _table_item(salle.my_table, known) if salle.my_table is not None else None
     return {
         "my_seat": salle.my_seat,
         "my_table": my_table,
         "host_cue": host_cue(user, my_table),
-        "tables": [_table_item(t) for t in salle.tables],
+        "tables": [_table_item(t, known) for t in salle.tables],
         "page": salle.page,
         "pages": salle.pages,
         # the salle's forms post back the page they were on, so the answer shows that page
@@ -62,10 +69,12 @@ def rules_context() -> dict:
     }
 
 
-def _table_item(table: Table) -> dict:
-    """One table card of the salle: its seats, and how many are taken (the start is offered
-    only to a full table's host)."""
+def _table_item(table: Table, reputations: dict | None = None) -> dict:
+    """One table card of the salle: its seats (with each player's reputation, if known), and
+    how many are taken (the start is offered only to a full table's host)."""
     seats = selectors.seat_views(table)
+    if reputations:
+        seats = [replace(s, reputation=reputations.get(getattr(s.user, "pk", None))) for s in seats]
     seated = sum(1 for seat in seats if seat.user is not None)
     missing = len(seats) - seated
     return {
@@ -103,14 +112,19 @@ def heartbeat_ms() -> int:
 
 
 def salle_fragment(
-    user, *, page: int = 1, nav: int = 0, started_table_ids: Collection[int] = ()
+    user,
+    *,
+    page: int = 1,
+    nav: int = 0,
+    started_table_ids: Collection[int] = (),
+    reputations=None,
 ) -> tuple[str, int]:
     """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
     one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
     script (static/js/salle.js): the number of page changes the socket had been told of. If the
     user's table is among the tables that have just started, the fragment carries the table
     page address and the page goes there."""
-    context = salle_context(user, page)
+    context = salle_context(user, page, reputations=reputations)
     context["user"] = user
     context["pushed"] = True
     context["nav"] = nav
@@ -155,6 +169,14 @@ def table_context(
     )
     context["heartbeat_ms"] = heartbeat_ms()
     context["fairness"] = fairness_view.game_fairness(game, players)
+    if game.status != Game.Status.PLAYING:
+        # The end screen's way on (records' pages, by URL name: games does not import records).
+        context["partie_url"] = reverse("records:partie", args=[game.pk])
+        context["profiles"] = [
+            (s.user.username, reverse("records:profile", args=[s.user.username]))
+            for s in seats
+            if not s.robot
+        ]
     return context
 
 

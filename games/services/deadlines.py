@@ -74,6 +74,9 @@ def game_cancel_if_abandoned(*, seat_id: int, epoch: int | None = None, now=None
         if not _absence_expired(game, seat, epoch, now):
             return None
         reason = vocabulary.ABANDONED % {"name": seat.user.username}
+        # The records count this cancellation against this player only.
+        seat.abandoned = True
+        seat.save(update_fields=["abandoned"])
         return play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
 
 

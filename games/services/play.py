@@ -25,7 +25,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, engine, selectors, vocabulary
+from games import broadcast, engine, selectors, signals, vocabulary
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import clock, locks
 from games.services.errors import GameOver, IllegalMove, NotSeated, StaleVersion
@@ -272,6 +272,8 @@ def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
     GameSeat.objects.filter(game=game).update(result=_result_expression(game), deadline=None)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.CLOSED, updated=now)
     Seat.objects.filter(table_id=game.table_id).update(active=False)
+    # The records (ratings) of the partie, in this same transaction: ended once, counted once.
+    signals.partie_ended.send(sender=Game, game=game)
     broadcast.game_ended(game.pk, status=status, reason=reason)
     broadcast.salle_changed()
 

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, engine
+from games import broadcast, engine, selectors
 from games.engine.fairness import FairnessError, check_client_seed
 from games.models import SEAT_COUNT, Seat, Table
 from games.services import locks, play
@@ -41,10 +41,16 @@ def salle_write_count(*, user, opening: bool = False) -> None:
 
 
 def table_create(
-    *, user, kings: int, clock: str | None = None, client_seed: str | None = None
+    *,
+    user,
+    kings: int,
+    clock: str | None = None,
+    client_seed: str | None = None,
+    min_completion: int | None = None,
 ) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
-    TURN_CLOCK_DEFAULT); the host sits at seat 0 with `client_seed` (None or blank: drawn).
+    TURN_CLOCK_DEFAULT) and, if given, the minimum completion rate (percent, 1 to 100) a
+    player needs to sit; the host sits at seat 0 with `client_seed` (None or blank: drawn).
     The table's secret for the verifiable shuffle is drawn now and only its commitment is
     ever shown before the partie ends (docs/fair-shuffle.md)."""
     seed = _client_seed(client_seed)
@@ -53,6 +59,10 @@ def table_create(
     clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
     if clock not in Table.Clock.values:
         raise SalleError(_("Choisissez un temps de jeu : rapide, normal ou lent."))
+    if min_completion is not None and (
+        not isinstance(min_completion, int) or not 1 <= min_completion <= 100
+    ):
+        raise SalleError(_("Le taux exigé est un nombre de 1 à 100 (ou rien)."))
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
@@ -61,6 +71,7 @@ def table_create(
             host=user,
             kings=kings,
             clock=clock,
+            min_completion=min_completion,
             server_seed=server_seed.hex(),
             commitment=engine.commitment(server_seed),
         )
@@ -94,6 +105,7 @@ def seat_take(*, user, table_id: int, number: int, client_seed: str | None = Non
             seat = mine
         else:
             _check_not_seated_elsewhere(user)
+            _check_completion(table, user)
             seat = _insert_seat(table=table, user=user, number=number, client_seed=seed)
         broadcast.salle_changed()
     return seat
@@ -132,6 +144,22 @@ def _client_seed(seed: str | None, *, required: bool = False) -> str:
                 "sans accent (0-9, a-z)."
             )
         ) from None
+
+
+def _check_completion(table: Table, user) -> None:
+    """The host's minimum completion rate: a player whose own absences or clock cancelled too
+    many of their parties may not sit. A player with no ended partie yet may."""
+    if table.min_completion is None:
+        return
+    rate = selectors.completion_rate(user)
+    if rate is not None and rate < table.min_completion:
+        raise SalleError(
+            _(
+                "L’hôte demande d’avoir mené à terme au moins %(required)s %% de ses parties ; "
+                "vous en êtes à %(rate)s %%."
+            )
+            % {"required": table.min_completion, "rate": rate}
+        )
 
 
 def seat_leave(*, user, table_id: int) -> Table:

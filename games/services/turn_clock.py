@@ -75,8 +75,11 @@ def _time_out(game: Game, seat: int, now) -> None:
         return
     limit = settings.CLOCK_MISSES_LIMIT
     if game.clock["seats"][seat]["misses"] + 1 >= limit:
-        name = next(s.user.username for s in game.seats.all() if s.number == seat)
-        reason = vocabulary.ABSENT_AT_TABLE % {"name": name, "count": limit}
+        gone = next(s for s in game.seats.all() if s.number == seat)
+        reason = vocabulary.ABSENT_AT_TABLE % {"name": gone.user.username, "count": limit}
+        # The records count this cancellation against this player only.
+        gone.abandoned = True
+        gone.save(update_fields=["abandoned"])
         play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
         return
     try:

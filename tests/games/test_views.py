@@ -382,5 +382,6 @@ def test_the_salle_page_link_costs_the_same_queries_whatever_the_tables(
 ):
     many_tables(count)
     client = login(bixente)
-    with django_assert_num_queries(6):  # the session and the user, then the salle's four
+    # the session and the user, then the salle's four, then the names' reputations
+    with django_assert_num_queries(7):
         client.get(reverse("games:salle"), {"page": "2"}, headers=HTMX)

@@ -1,0 +1,32 @@
+"""Ratings in the admin, read-only: they are derived from the games' records (the Finisher,
+`manage.py ratings_rebuild`), never edited by hand. A correction is a moderation act on the
+game itself (moderation.services), journalled, after which the rebuild recomputes."""
+
+from django.contrib import admin
+
+from records.models import Rating, RatingChange
+
+
+class ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnly):
+    list_display = ["user", "points", "parties", "mu", "sigma", "updated"]
+    search_fields = ["user__username"]
+    ordering = ["-points"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnly):
+    list_display = ["game", "user", "won", "points_before", "points", "at"]
+    search_fields = ["user__username"]
+    list_select_related = ["user", "game"]

@@ -1,0 +1,73 @@
+"""Ratings: each player's current skill estimate and its history, one row per rated partie.
+
+Written only by records.services (the Finisher's signal, and the rebuild from the games'
+records); read-only in the admin: a correction is a moderation act, journalled."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Rating(models.Model):
+    """A player's current rating (openskill's Plackett-Luce: mean `mu`, uncertainty `sigma`)
+    after `parties` rated parties. No row: never rated (the model's starting values)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="rating",
+        verbose_name=_("joueur"),
+    )
+    mu = models.FloatField(_("niveau estimé"))
+    sigma = models.FloatField(_("incertitude"))
+    # The rating shown (records.rating.points), kept to sort the classement by it.
+    points = models.IntegerField(_("classement"))
+    parties = models.PositiveIntegerField(_("parties classées"), default=0)
+    updated = models.DateTimeField(_("modifié le"))
+
+    class Meta:
+        verbose_name = _("classement d’un joueur")
+        verbose_name_plural = _("classements des joueurs")
+        indexes = [models.Index(fields=["-points"], name="rating_points_idx")]
+
+    def __str__(self):
+        return f"{self.user} · {self.points}"
+
+
+class RatingChange(models.Model):
+    """What one rated partie did to one player's rating: the history the profile charts. One
+    row per (partie, player): the unique constraint is the "exactly once"."""
+
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("partie"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("joueur"),
+    )
+    at = models.DateTimeField(_("le"))
+    won = models.BooleanField(_("gagnée"))
+    mu_before = models.FloatField(_("niveau avant"))
+    sigma_before = models.FloatField(_("incertitude avant"))
+    mu = models.FloatField(_("niveau après"))
+    sigma = models.FloatField(_("incertitude après"))
+    points_before = models.IntegerField(_("classement avant"))
+    points = models.IntegerField(_("classement après"))
+
+    class Meta:
+        verbose_name = _("évolution du classement")
+        verbose_name_plural = _("évolutions du classement")
+        ordering = ["at", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="ratingchange_once"),
+        ]
+        indexes = [models.Index(fields=["user", "at"], name="ratingchange_user_at_idx")]
+
+    def __str__(self):
+        return f"{self.user} · partie {self.game_id} · {self.points_before} → {self.points}"

@@ -1,0 +1,89 @@
+"""The partie page's view model: an ended partie explained hand by hand (the table's score
+screen, every decision with the discards named, the four hands as dealt and as shown), and
+the step-by-step replay, every state rebuilt with the engine from the log
+(moderation.replay.replayed, the staff's replay: one rebuild for both)."""
+
+from django.utils.translation import gettext as _
+
+from games import engine, vocabulary
+from games.display.score_screen import hand_summary
+from games.display.table_view import card_view
+from moderation.replay import action_text, replay_game, replayed
+
+
+def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
+    """Everything the page shows of the ended `game` (seats prefetched with their users), for
+    a player at `viewer_seat` or staff (None); `step`: the replay's position (clamped)."""
+    players = ["?"] * 4
+    for seat in game.seats.all():
+        players[seat.number] = seat.user.username
+    done = replayed(game, players)
+    first, steps, _error = done
+    summary = replay_game(game, players, done)
+    teams = summary["teams"]
+    final = steps[-1][1] if steps else first
+    records = engine.hand_records(final)
+    viewer_team = (viewer_seat or 0) % 2
+    before = [0, 0]
+    hands = []
+    for number, (hand, record) in enumerate(zip(summary["hands"], records, strict=False), 1):
+        explained = hand_summary(
+            record,
+            before,
+            game.kings,
+            players,
+            teams,
+            viewer_team,
+            last_of_partie=number == len(records) and final["status"] == "finished",
+        )
+        hands.append({**hand, "explained": explained})
+        before = list(record["scores_after"])
+    return {
+        "players": players,
+        "teams": teams,
+        "scores": summary["scores"],
+        "hands": hands,
+        "replay_error": summary["error"],
+        "replay": step_view(first, steps, players, step),
+    }
+
+
+def step_view(first: dict, steps: list, players: list[str], step: int | None) -> dict:
+    """The replay at `step` (0: as dealt; n: after the n-th decision): what each seat held,
+    read from the engine's own observation of that seat, who was to act, the last decision."""
+    count = len(steps)
+    step = count if step is None else min(max(step, 0), count)
+    state = first if step == 0 else steps[step - 1][1]
+    seats = []
+    for seat in range(4):
+        seen = engine.observation(state, seat)
+        seats.append(
+            {
+                "number": seat,
+                "player": players[seat],
+                "team": seat % 2 + 1,
+                "cards": [card_view(code, state["kings"]) for code in seen["my_cards"] or []],
+                "to_act": seat in seen["to_act"],
+                "mano": seen["mano"] == seat,
+            }
+        )
+    last = None
+    if step:
+        row = steps[step - 1][0]
+        last = _("%(player)s : %(decision)s") % {
+            "player": players[row.seat],
+            "decision": action_text(row.payload),
+        }
+    seen = engine.observation(state, None)
+    return {
+        "step": step,
+        "count": count,
+        "previous": step - 1 if step > 0 else None,
+        "next": step + 1 if step < count else None,
+        "seats": seats,
+        "last": last,
+        "hand_number": seen["hand_number"],
+        "phase": str(vocabulary.PHASE_NAMES.get(seen["phase"], "")),
+        "lance": vocabulary.lance_name(seen["lance"]) if seen["lance"] else "",
+        "scores": seen["scores"],
+    }

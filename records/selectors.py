@@ -1,0 +1,189 @@
+"""Reads of the records: a player's profile, the classement, the reputations the salle shows.
+Each is a fixed number of queries whatever the number of parties (tests assert it)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
+
+from games.models import GameSeat, Table
+from games.selectors import ENDED_STATUSES, Completion, human_game_seats
+from records import rating
+from records.models import Rating, RatingChange
+
+#: Rated parties a player needs to appear in the classement: a rating after one or two
+#: parties says more about luck and partners than about the player.
+CLASSEMENT_MIN_PARTIES = 5
+CLASSEMENT_SIZE = 100
+LAST_PARTIES = 10
+PEOPLE_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Reputation:
+    """What the salle shows next to a name: the rating (None: never rated) and the completion
+    rate (None: no ended partie yet)."""
+
+    points: int | None
+    completion: int | None
+
+    @property
+    def label(self) -> str:
+        shown = str(self.points) if self.points is not None else _("nouveau")
+        if self.completion is None:
+            return shown
+        return _("%(rating)s · %(rate)s %% menées") % {"rating": shown, "rate": self.completion}
+
+
+def reputations(user_ids) -> dict[int, Reputation]:
+    """{user id: Reputation} for the names a page shows, in one query."""
+    ids = {pk for pk in user_ids if pk is not None}
+    if not ids:
+        return {}
+    seats = human_game_seats().filter(user_id=OuterRef("pk")).order_by().values("user_id")
+    ended = seats.annotate(n=Count("pk")).values("n")
+    gone = seats.filter(abandoned=True).annotate(n=Count("pk")).values("n")
+    rows = (
+        get_user_model()
+        .objects.filter(pk__in=ids)
+        .annotate(
+            points=F("rating__points"),
+            ended=Coalesce(Subquery(ended, output_field=IntegerField()), 0),
+            gone=Coalesce(Subquery(gone, output_field=IntegerField()), 0),
+        )
+        .values_list("pk", "points", "ended", "gone")
+    )
+    return {
+        pk: Reputation(points, Completion(ended, gone).rate) for pk, points, ended, gone in rows
+    }
+
+
+@dataclass
+class PartieLine:
+    """One partie in a profile's list."""
+
+    game_id: int
+    finished_at: object
+    kings_label: str
+    result: str  # GameSeat.Result value
+    result_label: str
+    abandoned: bool
+    training: bool
+    partners: list[str] = field(default_factory=list)
+    opponents: list[str] = field(default_factory=list)
+    visible: bool = False  # the viewer may open its page (a player of it, or staff)
+
+
+@dataclass
+class Profile:
+    player: object
+    played: int
+    won: int
+    lost: int
+    cancelled: int
+    abandoned: int
+    training: int
+    completion: int | None
+    favourite: str | None
+    points: int | None
+    rated: int
+    history: list[int]
+    last_parties: list[PartieLine]
+    partners: list[tuple[str, int]]
+    opponents: list[tuple[str, int]]
+
+
+def player_profile(player, viewer) -> Profile:
+    """The profile of `player` as `viewer` sees it, in four queries: the player's ended
+    seats, the other seats of those parties, the rating, its history."""
+    robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
+    mine = list(
+        GameSeat.objects.filter(user=player, game__status__in=ENDED_STATUSES)
+        .annotate(training=Exists(robot_seat))
+        .select_related("game")
+        .only(
+            "number",
+            "result",
+            "abandoned",
+            "game__kings",
+            "game__status",
+            "game__finished_at",
+        )
+        .order_by("-game__finished_at", "-game_id")
+    )
+    others = (
+        GameSeat.objects.filter(game__seats__user=player, game__status__in=ENDED_STATUSES)
+        .exclude(user=player)
+        .values_list("game_id", "number", "user__username", "user_id")
+    )
+    seated: dict[int, list[tuple[int, str, int]]] = {}
+    for game_id, number, name, user_id in others:
+        seated.setdefault(game_id, []).append((number, name, user_id))
+    people = [s for s in mine if not s.training]
+    partners, opponents = Counter(), Counter()
+    for seat in people:
+        for number, name, _user_id in seated.get(seat.game_id, []):
+            (partners if number % 2 == seat.number % 2 else opponents)[name] += 1
+    kings = Counter(s.game.kings for s in people).most_common()
+    favourite = None
+    if kings and (len(kings) == 1 or kings[0][1] > kings[1][1]):
+        favourite = str(Table.Kings(kings[0][0]).label)
+    current = Rating.objects.filter(user=player).first()
+    history = list(
+        RatingChange.objects.filter(user=player)
+        .order_by("at", "game_id")
+        .values_list("points", flat=True)
+    )
+    if history:
+        history.insert(0, rating.points(rating.initial()))
+    abandoned = sum(1 for s in people if s.abandoned)
+    return Profile(
+        player=player,
+        played=len(people),
+        won=sum(1 for s in people if s.result == GameSeat.Result.WON),
+        lost=sum(1 for s in people if s.result == GameSeat.Result.LOST),
+        cancelled=sum(1 for s in people if s.result == GameSeat.Result.CANCELLED),
+        abandoned=abandoned,
+        training=len(mine) - len(people),
+        completion=Completion(len(people), abandoned).rate,
+        favourite=favourite,
+        points=current.points if current else None,
+        rated=current.parties if current else 0,
+        history=history,
+        last_parties=[_line(s, seated, viewer, player) for s in mine[:LAST_PARTIES]],
+        partners=partners.most_common(PEOPLE_SHOWN),
+        opponents=opponents.most_common(PEOPLE_SHOWN),
+    )
+
+
+def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
+    game = seat.game
+    others = seated.get(seat.game_id, [])
+    return PartieLine(
+        game_id=seat.game_id,
+        finished_at=game.finished_at,
+        kings_label=str(Table.Kings(game.kings).label),
+        result=seat.result or "",
+        result_label=str(GameSeat.Result(seat.result).label) if seat.result else "",
+        abandoned=seat.abandoned,
+        training=seat.training,
+        partners=[name for n, name, _u in others if n % 2 == seat.number % 2],
+        opponents=[name for n, name, _u in others if n % 2 != seat.number % 2],
+        visible=viewer.has_perm("moderation.can_moderate")
+        or viewer.pk == player.pk
+        or any(u == viewer.pk for _n, _name, u in others),
+    )
+
+
+def classement(limit: int = CLASSEMENT_SIZE) -> list[Rating]:
+    """The rated players with at least CLASSEMENT_MIN_PARTIES rated parties, best first, in one
+    query (active accounts only: a banned player leaves the classement)."""
+    return list(
+        Rating.objects.filter(parties__gte=CLASSEMENT_MIN_PARTIES, user__is_active=True)
+        .select_related("user")
+        .only("points", "parties", "user__username")
+        .order_by("-points", "user__username")[:limit]
+    )

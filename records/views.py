@@ -1,0 +1,63 @@
+"""The records' pages: a partie (for its players and staff), a player's profile, the
+classement. Unknown names and ids, and a partie the viewer did not play, are the site's 404."""
+
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from games import selectors as game_selectors
+from games.models import Game
+from moderation.admin import can_moderate
+from records import chart, selectors
+from records.partie import partie_view
+
+#: How a player checks the downloaded record (docs/fair-shuffle.md, docs/replay.md).
+CHECK_COMMAND = "python -m games.engine fairness verify dossier.json"
+
+
+@require_GET
+def partie(request, game_id):
+    """An ended partie, explained and replayed step by step (?step=N), for its four players and
+    staff; while it is played, only a pointer to the table (nothing the table does not show)."""
+    game = game_selectors.game_with_seats(game_id)
+    if game is None:
+        raise Http404
+    seat = game_selectors.seat_number(game, request.user)
+    # The same readers as the record's download (games.views): its players and moderators.
+    if seat is None and not can_moderate(request.user):
+        raise Http404
+    context = {"game": game, "viewer_seat": seat, "check_command": CHECK_COMMAND}
+    if game.status == Game.Status.PLAYING:
+        return render(request, "records/partie_playing.html", context)
+    context.update(partie_view(game, seat, _step(request)))
+    context["record_url"] = reverse("games:partie_record", args=[game.pk])
+    return render(request, "records/partie.html", context)
+
+
+def _step(request) -> int | None:
+    try:
+        return int(request.GET["step"])
+    except (KeyError, ValueError):
+        return None
+
+
+@require_GET
+def profile(request, name):
+    player = get_object_or_404(get_user_model(), username=name, is_robot=False)
+    found = selectors.player_profile(player, request.user)
+    return render(
+        request,
+        "records/profile.html",
+        {"profile": found, "chart": chart.rating_chart(found.history)},
+    )
+
+
+@require_GET
+def classement(request):
+    return render(
+        request,
+        "records/classement.html",
+        {"ratings": selectors.classement(), "minimum": selectors.CLASSEMENT_MIN_PARTIES},
+    )
