@@ -189,6 +189,7 @@ def cancelled_context(game: Game) -> dict:
         "scores": game.state["scores"],
         "fairness": fairness_view.game_fairness(game, players),
         "salle_url": reverse("games:salle"),
+        "partie_url": reverse("records:partie", args=[game.pk]),
     }
 
 
