@@ -14,7 +14,7 @@ makes the turn clock's check a no-op through the game's moved deadline.
 
 from celery import shared_task
 
-from games.services import deadlines, sweep, turn_clock
+from games.services import deadlines, revanche, sweep, turn_clock
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -34,3 +34,9 @@ def turn_time_out(game_id: int, due_ms: int | None = None) -> int:
     """Due at the game's earliest turn deadline (`due_ms`): decide for the seats out of time,
     if still so, and queue the next check."""
     return turn_clock.turn_time_out(game_id=game_id, due_ms=due_ms)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def revanche_lapse(revanche_id: int) -> bool:
+    """Due at the revanche offer's expiry: lapse it if it is still open."""
+    return revanche.revanche_lapse_if_due(revanche_id=revanche_id) is not None

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import broadcast
 from games.models import SEAT_COUNT, Seat, Table
-from games.services import locks, play
+from games.services import invitations, locks, play
 from games.services.errors import SalleError
 from musweb import ratelimit
 
@@ -38,9 +38,10 @@ def salle_write_count(*, user, opening: bool = False) -> None:
             )
 
 
-def table_create(*, user, kings: int, clock: str | None = None) -> Table:
+def table_create(*, user, kings: int, clock: str | None = None, private: bool = False) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
-    TURN_CLOCK_DEFAULT); the host sits at seat 0."""
+    TURN_CLOCK_DEFAULT); the host sits at seat 0. A `private` table is not listed: it gets an
+    invitation token (games.services.invitations)."""
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
@@ -49,14 +50,21 @@ def table_create(*, user, kings: int, clock: str | None = None) -> Table:
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
-        table = Table.objects.create(host=user, kings=kings, clock=clock)
+        table = Table.objects.create(
+            host=user,
+            kings=kings,
+            clock=clock,
+            private=private,
+            invite_token=invitations.new_token() if private else None,
+        )
         _insert_seat(table=table, user=user, number=0)
         broadcast.salle_changed()
     return table
 
 
-def seat_take(*, user, table_id: int, number: int) -> Seat:
-    """Sit at a free seat of an open table, or move there from another seat of the same table."""
+def seat_take(*, user, table_id: int, number: int, invite_token: str | None = None) -> Seat:
+    """Sit at a free seat of an open table, or move there from another seat of the same table.
+    A private table takes a newcomer only with its current `invite_token`."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
     with transaction.atomic():
@@ -65,6 +73,8 @@ def seat_take(*, user, table_id: int, number: int) -> Seat:
         _lock_user(user)
         seats = {seat.number: seat for seat in table.seats.all()}
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if mine is None and table.private:
+            invitations.check_token(table, invite_token)
         if mine is None and len(seats) >= SEAT_COUNT:
             raise SalleError(_("Cette table est complète."))
         if mine is not None and mine.number == number:

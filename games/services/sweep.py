@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
-from games.services import deadlines, presence, salle, turn_clock
+from games.services import deadlines, presence, revanche, salle, turn_clock
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +38,14 @@ def sweep(*, now=None) -> dict[str, int]:
         salle.table_close_if_idle(table_id=pk, now=now) is not None
         for pk in unseen.values_list("pk", flat=True)
     )
+    lapsed = revanche.lapsed_due(now=now)
     counts = {
         "expired": expired,
         "timed_out": timed_out,
         "abandoned": abandoned,
         "idle": idle,
         "closed": closed,
+        "revanches_lapsed": lapsed,
     }
     if any(counts.values()):
         log.info("sweep: %s", counts)
