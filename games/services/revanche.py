@@ -182,7 +182,7 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
                         invite_token=table.invite_token,
                     )
             current = users[revanche.seats[0]]
-            salle.table_start(user=current, table_id=table.pk)
+            table = salle.table_start(user=current, table_id=table.pk)
     except SalleError as error:
         reason = _("la revanche n’a pas pu commencer pour %(name)s : %(why)s") % {
             "name": current.username if current else "?",
