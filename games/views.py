@@ -251,13 +251,13 @@ def play_now(request):
 def fill_with_robots(request, table_id):
     """The host of a table that has waited ROBOT_OFFER_SECONDS fills its empty seats with
     robots, in one click."""
-    # Imported here: games.services.robots comes with the robots' branch.
-    from games.services import robots
-
     try:
         salle_service.salle_write_count(user=request.user)
         if not selectors.robot_offer_due(user=request.user, table_id=table_id):
             raise SalleError(_("Attendez encore un peu avant d’appeler des robots."))
+        # Imported here: games.services.robots is another module's work (the robots).
+        from games.services import robots
+
         robots.robots_fill(user=request.user, table_id=table_id)
     except SalleError as error:
         messages.error(request, error.message)

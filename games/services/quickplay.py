@@ -21,6 +21,7 @@ def play_now(*, user, kings: int) -> Seat:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     candidates = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, kings=kings)
+        .exclude(seats__user=user)  # their own table: seat_take would move them, not seat them
         .annotate(seated=Count("seats"))
         .filter(seated__lt=SEAT_COUNT)
         .order_by("-seated", "created", "pk")
