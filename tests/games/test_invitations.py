@@ -116,7 +116,7 @@ def test_the_host_removes_a_guest_before_the_start(login, private_table, ane, bi
         user=bixente, table_id=private_table.pk, number=1, invite_token=private_table.invite_token
     )
     html = login(ane).get(reverse("games:salle")).content.decode()
-    assert "Retirer bixente" in html
+    assert "Retirer bixente de la table" in html
     login(ane).post(
         reverse("games:guest_remove", args=[private_table.pk]), {"number": "1"}, headers=HTMX
     )
