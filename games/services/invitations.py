@@ -12,6 +12,7 @@ import secrets
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import broadcast
 from games.models import SEAT_COUNT, Table
@@ -23,7 +24,9 @@ from musweb import ratelimit
 #: friends need, far below what guessing would.
 LINK_USES = ratelimit.Limit("invitation-link-uses", count=30, seconds=60)
 
-LINK_INVALID = _("Ce lien d’invitation n’est plus valable : demandez-en un nouveau à l’hôte.")
+LINK_INVALID = gettext_lazy(
+    "Ce lien d’invitation n’est plus valable : demandez-en un nouveau à l’hôte."
+)
 
 
 class InvitationError(SalleError):

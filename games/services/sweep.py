@@ -16,7 +16,8 @@ log = logging.getLogger(__name__)
 def sweep(*, now=None) -> dict[str, int]:
     """The beat task's work, every SWEEP_SECONDS: expire silent sockets, decide for the seats
     whose turn clock ran out (a lost task, a dead worker), cancel the seats whose deadline
-    passed, the games idle for too long, close the open tables nobody looks at.
+    passed, the games idle for too long, close the open tables nobody looks at, lapse the
+    revanche offers past their time.
     Each step goes through the same guarded services as everything else."""
     now = now or timezone.now()
     expired = presence.connections_expire(now=now)

@@ -230,3 +230,40 @@ def test_two_guests_race_for_the_last_seat_from_the_link(cast, make_user):
     refused = [r for r in results if isinstance(r, SalleError)]
     assert len(seated) == 1 and len(refused) == 1
     assert Seat.objects.filter(table=table).count() == 4
+
+
+def test_a_started_private_table_shows_nothing_to_outsiders(login, cast, make_user):
+    table = salle.table_create(user=cast[0], kings=Table.Kings.FOUR, private=True)
+    for number, user in enumerate(cast[1:], start=1):
+        salle.seat_take(
+            user=user, table_id=table.pk, number=number, invite_token=table.invite_token
+        )
+    start_game(table)
+    outsider = login(make_user("eve"))
+    response = outsider.get(reverse("games:table", args=[table.pk]), follow=True)
+    assert "Seuls les joueurs assis à cette table peuvent la voir." in response.content.decode()
+    assert "ane" not in response.content.decode().split("<main")[-1].split("Seuls")[0]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_socket_of_a_private_table_refuses_outsiders(cast, make_user):
+    from channels.db import database_sync_to_async
+
+    from tests.sockets import connect_table
+
+    @database_sync_to_async
+    def started_private():
+        table = salle.table_create(user=cast[0], kings=Table.Kings.FOUR, private=True)
+        for number, user in enumerate(cast[1:], start=1):
+            salle.seat_take(
+                user=user, table_id=table.pk, number=number, invite_token=table.invite_token
+            )
+        start_game(table)
+        return table, make_user("eve")
+
+    table, eve = await started_private()
+    communicator, connected = await connect_table(eve, table.pk)
+    assert not connected
+    communicator, connected = await connect_table(cast[1], table.pk)
+    assert connected
+    await communicator.disconnect()
