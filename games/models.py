@@ -417,4 +417,7 @@ class Revanche(models.Model):
         ]
 
     def __str__(self):
-        return f"Revanche de la partie {self.game_id} ({self.get_status_display()})"
+        return _("Revanche de la partie %(game)s (%(status)s)") % {
+            "game": self.game_id,
+            "status": self.get_status_display(),
+        }

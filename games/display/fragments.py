@@ -224,6 +224,7 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
             "name": names.get(user_id, "?"),
             "team": number % 2 + 1,
             "answer": answer,
+            "state": answer or "waiting",  # the CSS class and data attribute
             "label": labels[answer],
             "me": user_id == me.user_id,
         }
