@@ -6,6 +6,7 @@ from django.contrib.auth.views import PasswordChangeView
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -16,10 +17,16 @@ from accounts.forms import LoginForm, ResetRequestForm, SignupForm
 @login_not_required
 @sensitive_post_parameters("password1", "password2")
 def signup(request):
+    # Where to go once signed up (an invitation link): only an address of this site.
+    next_url = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("games:salle")
+        return redirect(next_url or "games:salle")
     if request.method == "POST" and (wait := throttle.signup_wait(request)):
-        context = {"form": SignupForm(), "refusal": throttle.signup_wait_message(wait)}
+        context = {
+            "form": SignupForm(),
+            "refusal": throttle.signup_wait_message(wait),
+            "next": next_url,
+        }
         response = render(request, "accounts/signup.html", context, status=429)
         response["Retry-After"] = str(wait)
         return response
@@ -31,8 +38,17 @@ def signup(request):
         messages.success(
             request, _("Bienvenue, %(name)s ! Votre compte est créé.") % {"name": user.username}
         )
-        return redirect("games:salle")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "games:salle")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request) -> str:
+    """The `next` address of the request (POST, else GET) if it is on this site, else ""."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return candidate if allowed else ""
 
 
 class PasswordChange(PasswordChangeView):

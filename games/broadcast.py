@@ -5,7 +5,9 @@ a payload.
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
 - ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason};
-  "game.presence" {game_id} -- a seat went away or came back (the version did not change).
+  "game.presence" {game_id} -- a seat went away or came back (the version did not change);
+  "game.revanche" {game_id, table_id} -- the revanche offered after it changed (table_id: the
+  new table, once it started).
 - ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003);
   "user.sessions" {ended_session_key} -- a session of that user ended (that key, or None: a
   password or account change): each socket checks its own session, closes if it ended.
@@ -56,6 +58,13 @@ def game_ended(game_id: int, *, status: str, reason: str) -> None:
 def presence_changed(game_id: int) -> None:
     """A seat of the game went away or came back: each socket re-renders (the countdown)."""
     event = {"type": "game.presence", "game_id": game_id}
+    transaction.on_commit(lambda: _send(game_group(game_id), event))
+
+
+def revanche_changed(game_id: int, *, table_id: int | None = None) -> None:
+    """The revanche offered after game `game_id` changed (an answer, a lapse), or started at
+    `table_id`: each socket of the ended game re-renders, or goes to the new table."""
+    event = {"type": "game.revanche", "game_id": game_id, "table_id": table_id}
     transaction.on_commit(lambda: _send(game_group(game_id), event))
 
 

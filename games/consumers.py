@@ -51,6 +51,7 @@ REPLACED = gettext_lazy(
     "Cette page a été ouverte ailleurs (un autre onglet ou appareil) : elle n’est plus à jour."
 )
 SESSION_ENDED = gettext_lazy("Votre session a pris fin.")
+REVANCHE_STARTED = gettext_lazy("La revanche commence !")
 # A page asks for a salle render ({"type": "salle.page"}) once per Tables précédentes /
 # suivantes link; past this, per user, the page is noted but no render is forced.
 SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
@@ -118,6 +119,7 @@ class UserSocket(AsyncWebsocketConsumer):
         )
         for channel_name in oldest:
             await self.channel_layer.send(channel_name, {"type": "socket.replaced"})
+        await asyncio.to_thread(sockets.user_seen, user_id)
 
     async def dispatch(self, message):
         """Run a handler; if it raises, log it, close the socket and still clean up."""
@@ -171,6 +173,7 @@ class UserSocket(AsyncWebsocketConsumer):
                 user_id=self.scope["user"].pk,
                 channel_name=self.channel_name,
             )
+            await asyncio.to_thread(sockets.user_left, self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Only small JSON messages are read: heartbeats here, and what the subclasses'
@@ -187,6 +190,7 @@ class UserSocket(AsyncWebsocketConsumer):
 
     async def on_message(self, message: dict):
         if message.get("type") == "heartbeat":
+            await asyncio.to_thread(sockets.user_seen, self.scope["user"].pk)
             await self.heartbeat()
 
     async def heartbeat(self):
@@ -414,6 +418,18 @@ class TableConsumer(UserSocket):
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
             html = fragments.game_ended_fragment(self.table_id, event.get("reason") or "")
+            await self.send(text_data=html)
+        else:
+            await self.send_table()
+
+    async def game_revanche(self, event):
+        """The revanche offered after this partie changed: re-render it, or, once it started,
+        go to the new table."""
+        table_id = event.get("table_id")
+        if table_id:
+            html = fragments.leave_fragment(
+                redirect_to=reverse("games:table", args=[table_id]), message=REVANCHE_STARTED
+            )
             await self.send(text_data=html)
         else:
             await self.send_table()

@@ -56,6 +56,13 @@ class Table(models.Model):
     min_completion = models.PositiveSmallIntegerField(
         _("taux de parties menées à terme exigé"), null=True, blank=True
     )
+    # A private table is not listed in the salle: one sits there only through its invitation
+    # link, /tables/<id>/invitation/<invite_token>/ (games.services.invitations). The token is
+    # secrets.token_urlsafe(32), compared in constant time; renewing it kills the old link.
+    private = models.BooleanField(_("privée"), default=False)
+    invite_token = models.CharField(  # noqa: DJ001 - null: public tables have none
+        _("jeton d’invitation"), max_length=64, null=True, blank=True, unique=True
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -355,3 +362,62 @@ class GameAction(models.Model):
 
     def __str__(self):
         return f"Partie {self.game_id} #{self.seq} ({self.kind})"
+
+
+class Revanche(models.Model):
+    """The offer, at the end of a partie, of a new partie to the same four (games.services.
+    revanche). `seats` is the proposed order, one user id per seat number (the host at seat
+    0; the host may swap partners); `answers` holds each seat's "yes" or "no" ("" while it has
+    not answered; a robot says "yes" at once). The offer lapses at `expires_at` or at the first
+    "no"; once all said yes, `table` is the new, started table."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("proposée")
+        STARTED = "started", _("lancée")
+        LAPSED = "lapsed", _("caduque")
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="revanche", verbose_name=_("partie")
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="revanches_hosted",
+        verbose_name=_("hôte"),
+    )
+    seats = models.JSONField(_("places proposées"))
+    robots = models.JSONField(_("places des robots"), default=list, blank=True)
+    answers = models.JSONField(_("réponses"))
+    status = models.CharField(
+        _("statut"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    reason = models.TextField(_("motif"), blank=True, default="")
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="revanche_source",
+        verbose_name=_("nouvelle table"),
+    )
+    created = models.DateTimeField(_("proposée le"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expire le"))
+
+    class Meta:
+        verbose_name = _("revanche")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "started", "lapsed"]), name="revanche_status_valid"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["expires_at"], condition=Q(status="open"), name="revanche_open_idx"
+            )
+        ]
+
+    def __str__(self):
+        return _("Revanche de la partie %(game)s (%(status)s)") % {
+            "game": self.game_id,
+            "status": self.get_status_display(),
+        }

@@ -2,12 +2,14 @@
 
 import math
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import SEAT_COUNT, Game, GameSeat, Seat, Table
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -59,17 +61,18 @@ def salle_page(user, page: int = 1) -> SallePage:
     my_table = my_seat.table if my_seat is not None else None
     counts = dict(
         Table.objects.filter(status__in=Table.ACTIVE_STATUSES)
+        .exclude(status=Table.Status.OPEN, private=True)  # unlisted; their parties count
         .values_list("status")
         .annotate(n=Count("pk"))
         .values_list("status", "n")
     )
     open_count = counts.get(Table.Status.OPEN, 0)
-    if my_table is not None and my_table.status == Table.Status.OPEN:
+    if my_table is not None and my_table.status == Table.Status.OPEN and not my_table.private:
         open_count -= 1
     pages = max(1, -(-open_count // SALLE_PAGE_SIZE))
     page = min(max(page, 1), pages)
     start = (page - 1) * SALLE_PAGE_SIZE
-    others = Table.objects.filter(status=Table.Status.OPEN).select_related("host")
+    others = Table.objects.filter(status=Table.Status.OPEN, private=False).select_related("host")
     if my_table is not None:
         others = others.exclude(pk=my_table.pk)
     tables = list(others.order_by("-created", "-pk")[start : start + SALLE_PAGE_SIZE])
@@ -197,3 +200,49 @@ def completion_rate(user) -> int | None:
     what a host's minimum (Table.min_completion) is checked against."""
     found = completions([user.pk]).get(user.pk)
     return found.rate if found is not None else None
+
+
+def usual_wait_seconds(kings: int, *, sample: int) -> float | None:
+    """The median time from a public table's opening to its start, over the last `sample`
+    started public tables of the modality (one query); None with no data."""
+    waits = sorted(
+        (game_created - table_created).total_seconds()
+        for game_created, table_created in Game.objects.filter(kings=kings, table__private=False)
+        .order_by("-created")
+        .values_list("created", "table__created")[:sample]
+    )
+    if not waits:
+        return None
+    middle = len(waits) // 2
+    return waits[middle] if len(waits) % 2 else (waits[middle - 1] + waits[middle]) / 2
+
+
+def friend_ids(user, among) -> set[int]:
+    """Those of the users `among` who have played a partie with `user` (one query)."""
+    among = set(among) - {user.pk}
+    if not among or not user.is_authenticated:
+        return set()
+    mine = GameSeat.objects.filter(user=user).values("game_id")
+    return set(
+        GameSeat.objects.filter(game_id__in=mine, user_id__in=among)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+
+
+def open_revanche(game: Game):
+    """The revanche offered after this game, if any (its answers for the table page)."""
+    return Revanche.objects.filter(game=game).first()
+
+
+def robot_offer_due(*, user, table_id: int, now=None) -> bool:
+    """Whether the host may fill this open table with robots: it has waited
+    ROBOT_OFFER_SECONDS and has an empty seat."""
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.ROBOT_OFFER_SECONDS)
+    table = (
+        Table.objects.filter(pk=table_id, host=user, status=Table.Status.OPEN, created__lte=since)
+        .annotate(seated=Count("seats"))
+        .first()
+    )
+    return table is not None and table.seated < SEAT_COUNT

@@ -60,3 +60,48 @@ def socket_closed(*, kind: str, user_id: int, channel_name: str) -> None:
 def open_sockets(*, kind: str, user_id: int) -> list[str]:
     """The user's listed sockets of that kind, oldest first."""
     return [name.decode() for name in _client().zrange(_key(kind, user_id), 0, -1)]
+
+
+# Who is online: one sorted set, user id -> the last time one of their sockets opened or sent a
+# heartbeat. A user silent past HEARTBEAT_LIMIT_SECONDS is no longer counted; a user whose last
+# socket closes leaves it at once. Counting is a ZREMRANGEBYSCORE and a ZCARD.
+
+
+def _online_key() -> str:
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    return f"{prefix}:online"
+
+
+def user_seen(user_id: int, *, now: float | None = None) -> None:
+    try:
+        pipe = _client().pipeline()
+        pipe.zadd(_online_key(), {str(user_id): now or time.time()})
+        pipe.expire(_online_key(), KEPT_SECONDS)
+        pipe.execute()
+    except redis.RedisError:
+        log.warning("user %s not marked online: Redis unavailable", user_id)
+
+
+def user_left(user_id: int) -> None:
+    """One of the user's sockets closed: if it was their last of any kind, they are offline."""
+    try:
+        client = _client()
+        if not any(client.zcard(_key(kind, user_id)) for kind in ("salle", "table")):
+            client.zrem(_online_key(), str(user_id))
+    except redis.RedisError:
+        log.warning("user %s not marked offline: Redis unavailable", user_id)
+
+
+def online_count(*, now: float | None = None) -> int:
+    """Players with a salle or table socket that spoke within HEARTBEAT_LIMIT_SECONDS; None
+    counted (0) when Redis is down."""
+    since = (now or time.time()) - settings.HEARTBEAT_LIMIT_SECONDS
+    try:
+        pipe = _client().pipeline()
+        pipe.zremrangebyscore(_online_key(), "-inf", f"({since}")
+        pipe.zcard(_online_key())
+        _, count = pipe.execute()
+    except redis.RedisError:
+        log.warning("online players not counted: Redis unavailable")
+        return 0
+    return int(count)

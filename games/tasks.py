@@ -14,7 +14,7 @@ makes the turn clock's check a no-op through the game's moved deadline.
 
 from celery import shared_task
 
-from games.services import deadlines, robots, sweep, turn_clock
+from games.services import deadlines, revanche, robots, sweep, turn_clock
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -41,3 +41,8 @@ def robot_play(game_id: int, version: int) -> bool:
     """ROBOT_PAUSE_SECONDS after the game reached `version`: a robot that must act decides,
     if the game is still there (else nothing)."""
     return robots.robot_play(game_id=game_id, version=version)
+
+
+def revanche_lapse(revanche_id: int) -> bool:
+    """Due at the revanche offer's expiry: lapse it if it is still open."""
+    return revanche.revanche_lapse_if_due(revanche_id=revanche_id) is not None

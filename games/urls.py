@@ -18,4 +18,16 @@ urlpatterns = [
     path("tables/<int:table_id>/jouer/", views.act, name="act"),
     path("parties/<int:game_id>/dossier.json", views.partie_record, name="partie_record"),
     path("melange-verifiable/", views.fair_shuffle, name="fair_shuffle"),
+    path("salle/jouer-maintenant/", views.play_now, name="play_now"),
+    path("salle/tables/<int:table_id>/robots/", views.fill_with_robots, name="fill_with_robots"),
+    path("salle/tables/<int:table_id>/lien/", views.invitation_renew, name="invitation_renew"),
+    path("salle/tables/<int:table_id>/retirer/", views.guest_remove, name="guest_remove"),
+    path("tables/<int:table_id>/invitation/<str:token>/", views.invitation, name="invitation"),
+    path(
+        "tables/<int:table_id>/invitation/<str:token>/place/",
+        views.invitation_seat,
+        name="invitation_seat",
+    ),
+    path("tables/<int:table_id>/revanche/", views.revanche_offer, name="revanche_offer"),
+    path("tables/<int:table_id>/revanche/reponse/", views.revanche_answer, name="revanche_answer"),
 ]

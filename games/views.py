@@ -6,21 +6,24 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import forms, selectors
-from games.display import fragments, record
+from games.display import fairness_view, fragments, record
 from games.display.fragments import salle_context
 from games.models import Game
-from games.services import play, robots
+from games.services import invitations, play, quickplay, revanche, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
 from moderation.admin import can_moderate
+from musweb.client_ip import client_ip
 
 
 @login_not_required
@@ -65,6 +68,7 @@ def table_create(request):
         # Proposed by the browser (static/js/seed.js); blank without JavaScript: drawn.
         client_seed=request.POST.get("seed") or None,
         min_completion=forms.min_completion(request.POST.get("min_completion")),
+        private=request.POST.get("private") == "1",
     )
 
 
@@ -242,3 +246,149 @@ def _int_or_none(value):
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+# ---------------------------------------------------------------- playing with friends
+
+
+@login_not_required
+@require_GET
+def invitation(request, table_id, token):
+    """A private table's invitation link: the table and its free seats. A visitor not logged
+    in goes to the log-in page (which leads to the sign-up page) and comes back here."""
+    try:
+        invitations.link_use_count(client_ip(request))
+        table = invitations.table_for_link(table_id=table_id, token=token)
+    except SalleError as error:
+        context = {"refusal": error.message}
+        return render(request, "games/invitation.html", context, status=error.status)
+    if not request.user.is_authenticated:
+        messages.info(
+            request,
+            _("Connectez-vous ou créez un compte : vous reviendrez ensuite à la table de %(host)s.")
+            % {"host": table.host.username},
+        )
+        return redirect_to_login(request.get_full_path())
+    mine = next((s for s in table.seats.all() if s.user_id == request.user.pk), None)
+    context = {
+        "table": table,
+        "seats": selectors.seat_views(table),
+        "mine": mine,
+        "refusal": "" if mine else invitations.link_status(table),
+        "token": token,
+        "fairness": fairness_view.table_fairness(table),
+    }
+    return render(request, "games/invitation.html", context)
+
+
+@require_POST
+def invitation_seat(request, table_id, token):
+    """Sit at a private table from its link: back to the salle, where it is the player's table."""
+    number = _int_or_none(request.POST.get("number"))
+    try:
+        invitations.link_use_count(client_ip(request))
+        salle_service.salle_write_count(user=request.user)
+        salle_service.seat_take(
+            user=request.user,
+            table_id=table_id,
+            number=number if number is not None else -1,
+            invite_token=token,
+            # Proposed by the browser (static/js/seed.js); blank without JavaScript: drawn.
+            client_seed=request.POST.get("seed") or None,
+        )
+    except SalleError as error:
+        messages.error(request, error.message)
+        return redirect("games:invitation", table_id=table_id, token=token)
+    return redirect("games:salle")
+
+
+@require_POST
+def invitation_renew(request, table_id):
+    return _act(request, invitations.token_renew, table_id=table_id)
+
+
+@require_POST
+def guest_remove(request, table_id):
+    number = _int_or_none(request.POST.get("number"))
+    return _act(
+        request,
+        invitations.guest_remove,
+        table_id=table_id,
+        number=number if number is not None else -1,
+    )
+
+
+@require_POST
+def play_now(request):
+    """« Jouer maintenant »: a seat at the fullest public table of the modality (or a new one),
+    and how long tables of that modality usually take to fill."""
+    kings = _int_or_none(request.POST.get("kings"))
+    try:
+        salle_service.salle_write_count(user=request.user, opening=True)
+        seat = quickplay.play_now(user=request.user, kings=kings if kings is not None else -1)
+    except SalleError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Vous êtes à la table %(table)s. %(wait)s")
+            % {"table": seat.table_id, "wait": fragments.usual_wait_text(seat.table.kings)},
+        )
+    return _salle_response(request)
+
+
+@require_POST
+def fill_with_robots(request, table_id):
+    """The host of a table that has waited ROBOT_OFFER_SECONDS fills its empty seats with
+    robots, in one click."""
+    try:
+        salle_service.salle_write_count(user=request.user)
+        if not selectors.robot_offer_due(user=request.user, table_id=table_id):
+            raise SalleError(_("Attendez encore un peu avant d’appeler des robots."))
+        # Imported here: games.services.robots is another module's work (the robots).
+        from games.services import robots
+
+        robots.robots_fill(user=request.user, table_id=table_id)
+    except SalleError as error:
+        messages.error(request, error.message)
+    return _salle_response(request)
+
+
+@require_POST
+def revanche_offer(request, table_id):
+    partner = _int_or_none(request.POST.get("partner"))
+    try:
+        revanche.revanche_offer(user=request.user, table_id=table_id, partner_id=partner)
+    except Refused as error:
+        return _revanche_refused(request, table_id, error)
+    return _finished_table(request, table_id)
+
+
+@require_POST
+def revanche_answer(request, table_id):
+    accept = request.POST.get("answer") == "yes"
+    try:
+        offer = revanche.revanche_answer(user=request.user, table_id=table_id, accept=accept)
+    except Refused as error:
+        return _revanche_refused(request, table_id, error)
+    if offer.table_id is not None:  # the last "yes": the new partie has started
+        url = reverse("games:table", args=[offer.table_id])
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    return _finished_table(request, table_id)
+
+
+def _finished_table(request, table_id):
+    if not request.htmx:
+        return redirect("games:table", table_id=table_id)
+    found = selectors.game_for_player(user=request.user, table_id=table_id)
+    if found is None:
+        return HttpResponse(status=204)
+    game, seat = found
+    return HttpResponse(fragments.table_regions(game, seat, request=request))
+
+
+def _revanche_refused(request, table_id, error):
+    if not request.htmx:
+        messages.error(request, error.message)
+        return redirect("games:table", table_id=table_id)
+    return _refused(request, table_id, error)

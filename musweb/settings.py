@@ -340,6 +340,13 @@ CLOCK_MISSES_LIMIT = int(os.environ.get("CLOCK_MISSES_LIMIT", "3"))
 # Computer players (games.services.robots): a robot that must act does so this many seconds after
 # the game reached that state, a human-like pause (tests use 0).
 ROBOT_PAUSE_SECONDS = float(os.environ.get("ROBOT_PAUSE_SECONDS", "1.5"))
+# Playing with friends (games.services.revanche, games.services.quickplay): a revanche offer
+# lapses after REVANCHE_SECONDS; the host of an open table that has waited ROBOT_OFFER_SECONDS
+# is offered to fill its empty seats with robots; « Jouer maintenant » estimates the usual wait
+# from the last WAIT_SAMPLE_TABLES started public tables of the modality.
+REVANCHE_SECONDS = float(os.environ.get("REVANCHE_SECONDS", "120"))
+ROBOT_OFFER_SECONDS = float(os.environ.get("ROBOT_OFFER_SECONDS", "120"))
+WAIT_SAMPLE_TABLES = int(os.environ.get("WAIT_SAMPLE_TABLES", "20"))
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-abandoned": {
         "task": "games.tasks.sweep_abandoned",

@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, forms, selectors
+from games import engine, forms, selectors, sockets
 from games.display import fairness_view, game_cache, table_view
 from games.models import Game, Table
 
@@ -22,16 +22,17 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     entry point's {user id: reputation} reader (records.selectors.reputations), called once
     for every name shown."""
     salle = selectors.salle_page(user, page)
-    tables = [t for t in (salle.my_table, *salle.tables) if t is not None]
+    shown = [t for t in (salle.my_table, *salle.tables) if t is not None]
     known = {}
     if reputations is not None:
-        known = reputations({s.user_id for t in tables for s in t.seats.all()})
+        known = reputations({s.user_id for t in shown for s in t.seats.all()})
     my_table = _table_item(salle.my_table, known) if salle.my_table is not None else None
+    tables = [_table_item(t, known) for t in salle.tables]
     return {
         "my_seat": salle.my_seat,
         "my_table": my_table,
         "host_cue": host_cue(user, my_table),
-        "tables": [_table_item(t, known) for t in salle.tables],
+        "tables": tables,
         "page": salle.page,
         "pages": salle.pages,
         # the salle's forms post back the page they were on, so the answer shows that page
@@ -45,6 +46,47 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_choices": forms.clock_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
+        **friends_context(user, salle.my_table, [my_table, *tables]),
+    }
+
+
+def friends_context(user, my_table: Table | None, items) -> dict:
+    """The salle's friendly parts: players online and tables waiting, the invitation link of
+    the player's private table, the robots offer's time, and the seats of friends (players
+    the user has had a partie with) marked on the cards shown (one query)."""
+    items = [item for item in items if item is not None]
+    seated = {seat.user.pk for item in items for seat in item["seats"] if seat.user is not None}
+    friends = selectors.friend_ids(user, seated)
+    for item in items:
+        item["friends"] = [
+            s.user.username for s in item["seats"] if s.user and s.user.pk in friends
+        ]
+    context = {
+        "online_count": sockets.online_count(),
+        "friends": friends,
+        "kings_default": Table.Kings.FOUR,
+    }
+    if my_table is not None and my_table.status == Table.Status.OPEN:
+        if my_table.private and my_table.host_id == user.pk:
+            context["invite_url"] = reverse(
+                "games:invitation", args=[my_table.pk, my_table.invite_token]
+            )
+        if my_table.host_id == user.pk:
+            due = my_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS
+            context["robot_offer_ms"] = int(due * 1000)
+    return context
+
+
+def usual_wait_text(kings: int) -> str:
+    """« En général, une table se remplit en ~2 min. », from the last started public tables
+    of the modality; honest when there are none."""
+    seconds = selectors.usual_wait_seconds(kings, sample=settings.WAIT_SAMPLE_TABLES)
+    if seconds is None:
+        return _("Pas encore assez de parties pour estimer l’attente habituelle.")
+    if seconds < 60:
+        return _("En général, une table se remplit en moins d’une minute.")
+    return _("En général, une table se remplit en ~%(minutes)d min.") % {
+        "minutes": round(seconds / 60)
     }
 
 
@@ -177,6 +219,48 @@ def table_context(
             for s in seats
             if not s.robot
         ]
+    if game.status == Game.Status.FINISHED:
+        context["revanche"] = revanche_view(game, seat, seats)
+    return context
+
+
+def revanche_view(game: Game, viewer: int, seats) -> dict:
+    """The revanche panel of a finished partie for the player at `viewer` (one query): the
+    offer's state, each proposed seat's answer, the viewer's buttons, and the partner choice
+    of a new offer (the other three players, the current partner first)."""
+    offer = selectors.open_revanche(game)
+    names = {s.user_id: s.user.username for s in seats}
+    me = seats[viewer]
+    partner = seats[(viewer + 2) % 4]
+    others = [partner, *(s for s in seats if s.number % 2 != viewer % 2)]
+    context = {
+        "offer_url": reverse("games:revanche_offer", args=[game.table_id]),
+        "answer_url": reverse("games:revanche_answer", args=[game.table_id]),
+        "partners": [] if me.robot else [(s.user_id, s.user.username) for s in others],
+        "status": "none",
+    }
+    if offer is None or not offer.seats:
+        return context
+    context["status"] = offer.status
+    context["reason"] = offer.reason
+    context["host"] = names.get(offer.host_id, "")
+    labels = {"yes": _("accepte"), "no": _("décline"), "": _("en attente…")}
+    context["rows"] = [
+        {
+            "name": names.get(user_id, "?"),
+            "team": number % 2 + 1,
+            "answer": answer,
+            "state": answer or "waiting",  # the CSS class and data attribute
+            "label": labels[answer],
+            "me": user_id == me.user_id,
+        }
+        for number, (user_id, answer) in enumerate(zip(offer.seats, offer.answers, strict=True))
+    ]
+    mine = next((r for r in context["rows"] if r["me"]), None)
+    context["can_answer"] = offer.status == "open" and mine is not None and mine["answer"] == ""
+    context["expires_ms"] = int(offer.expires_at.timestamp() * 1000)
+    if offer.table_id:
+        context["table_url"] = reverse("games:table", args=[offer.table_id])
     return context
 
 

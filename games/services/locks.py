@@ -1,7 +1,8 @@
 """One row lock per kind of row, taken at the start of a write's transaction
 (`select_for_update`). Each returns the locked row, or None if there is none.
 
-Lock order, to stay deadlock-free: the table row, then the user row, then the game row. A caller
+Lock order, to stay deadlock-free: a revanche row (before the table it opens), the table row,
+then the user row, then the game row. A caller
 that already holds the game's lock passes the locked game on (games.services.play's
 `game_finish_locked`) rather than locking it twice.
 """
@@ -9,7 +10,7 @@ that already holds the game's lock passes the locked game on (games.services.pla
 from django.contrib.auth import get_user_model
 
 from games import selectors
-from games.models import Game, Table
+from games.models import Game, Revanche, Table
 
 
 def table(table_id: int) -> Table | None:
@@ -38,3 +39,9 @@ def game_to_play(*, game_id: int | None = None, table_id: int | None = None) -> 
         .filter(**lookup)
         .first()
     )
+
+
+def revanche(game_id: int):
+    """The revanche offered after a game: taken before any table or user lock (its acceptance
+    opens a table and seats its players)."""
+    return Revanche.objects.select_for_update().filter(game_id=game_id).first()

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine, selectors
 from games.engine.fairness import FairnessError, check_client_seed
 from games.models import SEAT_COUNT, Seat, Table
-from games.services import locks, play
+from games.services import invitations, locks, play
 from games.services.errors import SalleError
 from musweb import ratelimit
 
@@ -47,12 +47,14 @@ def table_create(
     clock: str | None = None,
     client_seed: str | None = None,
     min_completion: int | None = None,
+    private: bool = False,
 ) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
     TURN_CLOCK_DEFAULT) and, if given, the minimum completion rate (percent, 1 to 100) a
     player needs to sit; the host sits at seat 0 with `client_seed` (None or blank: drawn).
     The table's secret for the verifiable shuffle is drawn now and only its commitment is
-    ever shown before the partie ends (docs/fair-shuffle.md)."""
+    ever shown before the partie ends (docs/fair-shuffle.md). A `private` table is not
+    listed: it gets an invitation token (games.services.invitations)."""
     seed = _client_seed(client_seed)
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
@@ -74,16 +76,26 @@ def table_create(
             min_completion=min_completion,
             server_seed=server_seed.hex(),
             commitment=engine.commitment(server_seed),
+            private=private,
+            invite_token=invitations.new_token() if private else None,
         )
         _insert_seat(table=table, user=user, number=0, client_seed=seed)
         broadcast.salle_changed()
     return table
 
 
-def seat_take(*, user, table_id: int, number: int, client_seed: str | None = None) -> Seat:
+def seat_take(
+    *,
+    user,
+    table_id: int,
+    number: int,
+    client_seed: str | None = None,
+    invite_token: str | None = None,
+) -> Seat:
     """Sit at a free seat of an open table with `client_seed` (None or blank: the site draws
     one), or move there from another seat of the same table (the seed goes along; changing it
-    is `seat_seed_set`)."""
+    is `seat_seed_set`). A private table takes a newcomer only with its current
+    `invite_token`."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
     seed = _client_seed(client_seed)
@@ -93,6 +105,8 @@ def seat_take(*, user, table_id: int, number: int, client_seed: str | None = Non
         _lock_user(user)
         seats = {seat.number: seat for seat in table.seats.all()}
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
+        if mine is None and table.private:
+            invitations.check_token(table, invite_token)
         if mine is None and len(seats) >= SEAT_COUNT:
             raise SalleError(_("Cette table est complète."))
         if mine is not None and mine.number == number:

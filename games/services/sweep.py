@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
-from games.services import deadlines, presence, robots, salle, turn_clock
+from games.services import deadlines, presence, revanche, robots, salle, turn_clock
 
 #: A robot's decision not made this long after its pause (its task lost: the broker was down,
 #: the worker died) is the sweep's to make.
@@ -20,8 +20,8 @@ log = logging.getLogger(__name__)
 def sweep(*, now=None) -> dict[str, int]:
     """The beat task's work, every SWEEP_SECONDS: expire silent sockets, decide for the seats
     whose turn clock ran out (a lost task, a dead worker), make the robots' decisions whose task
-    was lost, cancel the seats whose deadline
-    passed, the games idle for too long, close the open tables nobody looks at.
+    was lost, cancel the seats whose deadline passed, the games idle for too long, close the
+    open tables nobody looks at, lapse the revanche offers past their time.
     Each step goes through the same guarded services as everything else."""
     now = now or timezone.now()
     expired = presence.connections_expire(now=now)
@@ -51,6 +51,7 @@ def sweep(*, now=None) -> dict[str, int]:
         salle.table_close_if_idle(table_id=pk, now=now) is not None
         for pk in unseen.values_list("pk", flat=True)
     )
+    lapsed = revanche.lapsed_due(now=now)
     counts = {
         "expired": expired,
         "timed_out": timed_out,
@@ -58,6 +59,7 @@ def sweep(*, now=None) -> dict[str, int]:
         "abandoned": abandoned,
         "idle": idle,
         "closed": closed,
+        "revanches_lapsed": lapsed,
     }
     if any(counts.values()):
         log.info("sweep: %s", counts)

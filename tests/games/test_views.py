@@ -369,8 +369,9 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
     many_tables(count // 2, status=Table.Status.PLAYING)
     if seated:
         salle.seat_take(user=bixente, table_id=tables[0].pk, number=1)
-    # the seat (with its table and host), the counts, one page of tables, their seats
-    with django_assert_num_queries(4):
+    # the seat (with its table and host), the counts, one page of tables, their seats, the
+    # friends among the seated players
+    with django_assert_num_queries(5):
         html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
@@ -382,6 +383,6 @@ def test_the_salle_page_link_costs_the_same_queries_whatever_the_tables(
 ):
     many_tables(count)
     client = login(bixente)
-    # the session and the user, then the salle's four, then the names' reputations
-    with django_assert_num_queries(7):
+    # the session and the user, then the salle's five, then the names' reputations
+    with django_assert_num_queries(8):
         client.get(reverse("games:salle"), {"page": "2"}, headers=HTMX)

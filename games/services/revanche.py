@@ -1,0 +1,226 @@
+"""The revanche: at the end of a partie, one of its players offers the same four a new partie
+(same modality and clock). The offerer hosts it (seat 0) and chooses their partner (seat 2);
+the other two keep their order. Each player accepts or declines, live for all (broadcast
+"game.revanche" on the ended game's group); a robot accepts at once. When all have accepted,
+the new table is opened, private, through games.services.salle (so its checks and its seeds
+apply), its seats taken, the partie started, and every page goes there. One "no", or
+REVANCHE_SECONDS without all the answers, and the offer lapses; the others are told why.
+
+The lapse is hurried by a task due at `expires_at` (games.tasks.revanche_lapse, enqueued by
+name on commit) and the beat's sweep is its safety net; both call `revanche_lapse_if_due`.
+Every write locks the revanche row first, before the table and the users its start locks."""
+
+import logging
+import secrets
+from datetime import timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import broadcast
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
+from games.services import locks, salle
+from games.services.errors import SalleError
+
+log = logging.getLogger(__name__)
+
+#: Enqueued by name: nothing imports games.tasks.
+LAPSE_CHECK = "games.tasks.revanche_lapse"
+YES, NO, WAITING = "yes", "no", ""
+
+
+class RevancheError(SalleError):
+    """A revanche write refused (answered with the table's regions and a flash)."""
+
+
+def revanche_offer(*, user, table_id: int, partner_id: int | None = None) -> Revanche:
+    """`user`, a player of the table's finished partie, offers a revanche with `partner_id`
+    (one of the other three; None: the same partner as before) facing them."""
+    game = Game.objects.filter(table_id=table_id).first()
+    if game is None or game.status != Game.Status.FINISHED:
+        raise RevancheError(_("La revanche se propose à la fin d’une partie menée à terme."))
+    seats = list(GameSeat.objects.filter(game=game).order_by("number"))
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    if mine is None:
+        raise RevancheError(_("Seuls les joueurs de la partie peuvent proposer une revanche."))
+    order = _proposed_order(seats, mine, partner_id)
+    now = timezone.now()
+    with transaction.atomic():
+        revanche = _lock_or_create(game, user, now)
+        if revanche.status == Revanche.Status.OPEN and revanche.expires_at > now:
+            raise RevancheError(_("Une revanche est déjà proposée : répondez-y."))
+        if revanche.status == Revanche.Status.STARTED:
+            raise RevancheError(_("La revanche a déjà commencé."))
+        robots = [n for n, seat in enumerate(order) if seat.robot]
+        revanche.host = user
+        revanche.seats = [seat.user_id for seat in order]
+        revanche.robots = robots
+        revanche.answers = [YES if n == 0 or n in robots else WAITING for n in range(SEAT_COUNT)]
+        revanche.status, revanche.reason, revanche.table = Revanche.Status.OPEN, "", None
+        revanche.expires_at = now + timedelta(seconds=settings.REVANCHE_SECONDS)
+        revanche.save()
+        broadcast.revanche_changed(game.pk)
+        _start_if_all_accepted(revanche, game)
+        if revanche.status == Revanche.Status.OPEN:
+            revanche_id, due = revanche.pk, revanche.expires_at
+            transaction.on_commit(lambda: _schedule_lapse(revanche_id, due))
+    return revanche
+
+
+def revanche_answer(*, user, table_id: int, accept: bool) -> Revanche:
+    """A player accepts or declines the open revanche of this table's partie. The last "yes"
+    starts the new partie; a "no" ends the offer."""
+    game = Game.objects.filter(table_id=table_id).first()
+    if game is None:
+        raise RevancheError(_("Aucune revanche n’est proposée à cette table."))
+    now = timezone.now()
+    with transaction.atomic():
+        revanche = locks.revanche(game.pk)
+        if revanche is None or revanche.status != Revanche.Status.OPEN:
+            raise RevancheError(_("Aucune revanche n’est proposée à cette table."))
+        expired = revanche.expires_at <= now
+        if expired:  # the task or the sweep is on its way: the lapse is saved now all the same
+            _lapse(revanche, game, _("personne n’a répondu à temps, l’offre a expiré."))
+        elif user.pk not in revanche.seats:
+            raise RevancheError(_("Seuls les joueurs de la partie peuvent répondre."))
+        elif revanche.answers[revanche.seats.index(user.pk)] != WAITING:
+            raise RevancheError(_("Vous avez déjà répondu."))
+        elif not accept:
+            revanche.answers[revanche.seats.index(user.pk)] = NO
+            _lapse(revanche, game, _("%(name)s a décliné la revanche.") % {"name": user.username})
+        else:
+            revanche.answers[revanche.seats.index(user.pk)] = YES
+            revanche.save(update_fields=["answers"])
+            broadcast.revanche_changed(game.pk)
+            _start_if_all_accepted(revanche, game)
+    if expired:
+        raise RevancheError(_("L’offre de revanche a expiré."))
+    return revanche
+
+
+def revanche_lapse_if_due(*, game_id: int | None = None, revanche_id: int | None = None, now=None):
+    """Lapse an open offer past its `expires_at`. Idempotent; the lapsed revanche or None."""
+    now = now or timezone.now()
+    if game_id is None:
+        game_id = Revanche.objects.filter(pk=revanche_id).values_list("game_id", flat=True).first()
+        if game_id is None:
+            return None
+    with transaction.atomic():
+        revanche = locks.revanche(game_id)
+        if revanche is None or revanche.status != Revanche.Status.OPEN:
+            return None
+        if revanche.expires_at > now:
+            return None
+        _lapse(revanche, revanche.game, _("personne n’a répondu à temps, l’offre a expiré."))
+    return revanche
+
+
+def _proposed_order(seats: list[GameSeat], mine: GameSeat, partner_id: int | None):
+    """The four old seats in the new order: the offerer, then the others with `partner_id`
+    facing the offerer (seat 2); the other two keep their turn order."""
+    others = [seats[(mine.number + k) % SEAT_COUNT] for k in (1, 2, 3)]
+    partner = others[1]
+    if partner_id is not None:
+        partner = next((s for s in others if s.user_id == partner_id), None)
+        if partner is None:
+            raise RevancheError(_("Choisissez votre partenaire parmi les joueurs de la partie."))
+    opponents = [s for s in others if s is not partner]
+    return [mine, opponents[0], partner, opponents[1]]
+
+
+def _lock_or_create(game: Game, user, now) -> Revanche:
+    revanche = locks.revanche(game.pk)
+    if revanche is not None:
+        return revanche
+    try:
+        with transaction.atomic():
+            return Revanche.objects.create(
+                game=game,
+                host=user,
+                seats=[],
+                answers=[],
+                status=Revanche.Status.LAPSED,
+                expires_at=now,
+            )
+    except IntegrityError:  # offered by another player at the same instant: theirs is kept
+        return locks.revanche(game.pk)
+
+
+def _lapse(revanche: Revanche, game: Game, reason: str) -> None:
+    revanche.status, revanche.reason = Revanche.Status.LAPSED, reason
+    revanche.save(update_fields=["status", "reason", "answers"])
+    broadcast.revanche_changed(game.pk)
+
+
+def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
+    """All said yes: open the new table (private: it is theirs), seat the four in the proposed
+    order, start it, all in one savepoint. A player who sat elsewhere meanwhile (or was
+    suspended) makes the offer lapse, naming them; nothing of the new table stays."""
+    if any(answer != YES for answer in revanche.answers):
+        return
+    users = {u.pk: u for u in _users(revanche.seats)}
+    current = None
+    try:
+        with transaction.atomic():
+            current = users[revanche.seats[0]]
+            table = salle.table_create(
+                user=current, kings=game.kings, clock=game.table.clock, private=True
+            )
+            for number in range(1, SEAT_COUNT):
+                current = users[revanche.seats[number]]
+                if number in revanche.robots:
+                    _robot_seat(table, current, number)
+                else:
+                    salle.seat_take(
+                        user=current,
+                        table_id=table.pk,
+                        number=number,
+                        invite_token=table.invite_token,
+                    )
+            current = users[revanche.seats[0]]
+            table = salle.table_start(user=current, table_id=table.pk)
+    except SalleError as error:
+        reason = _("la revanche n’a pas pu commencer pour %(name)s : %(why)s") % {
+            "name": current.username if current else "?",
+            "why": error.message,
+        }
+        _lapse(revanche, game, reason)
+        return
+    revanche.status, revanche.table = Revanche.Status.STARTED, table
+    revanche.save(update_fields=["status", "table"])
+    broadcast.revanche_changed(game.pk, table_id=table.pk)
+
+
+def _robot_seat(table: Table, robot_user, number: int) -> Seat:
+    """A robot's seat: robots sit at many tables at once, so none of the people's checks."""
+    return Seat.objects.create(
+        table=table,
+        user=robot_user,
+        number=number,
+        robot=True,
+        client_seed=secrets.token_hex(16),
+    )
+
+
+def _users(user_ids):
+    return get_user_model().objects.filter(pk__in=user_ids)
+
+
+def _schedule_lapse(revanche_id: int, due) -> None:
+    try:
+        current_app.send_task(LAPSE_CHECK, args=(revanche_id,), eta=due)
+    except Exception:
+        log.warning("revanche %s: the lapse was not queued; the sweep will do it", revanche_id)
+
+
+def lapsed_due(*, now) -> int:
+    """The sweep's step: lapse every open offer past its time."""
+    due = Revanche.objects.filter(status=Revanche.Status.OPEN, expires_at__lte=now)
+    return sum(
+        revanche_lapse_if_due(game_id=game_id, now=now) is not None
+        for game_id in due.values_list("game_id", flat=True)
+    )

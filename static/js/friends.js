@@ -1,0 +1,90 @@
+// The salle's friendly parts, after every swap of #salle (pushes included):
+// - the private table's invitation link, shown whole (this site's origin + the path) and
+//   copied by « Copier le lien »;
+// - the « Compléter avec des robots » offer, revealed when the table has waited long enough
+//   (data-reveal-at, epoch ms, from the server);
+// - a sound when the host's table gets its fourth player (#salle's data-title-cue appears):
+//   off until the player turns it on, remembered in this browser, per player.
+(function () {
+  var live = document.getElementById("salle-live");
+  if (!live) return;
+  var toggle = document.getElementById("full-table-sound");
+  var key = "barajamos:full-table-sound:" + (toggle ? toggle.dataset.user : "");
+  var revealTimer = null;
+
+  function soundOn() {
+    try { return localStorage.getItem(key) === "on"; } catch (e) { return false; }
+  }
+  function showToggle() {
+    if (!toggle) return;
+    var on = soundOn();
+    toggle.setAttribute("aria-pressed", on ? "true" : "false");
+    toggle.querySelector("[data-when-on]").hidden = !on;
+    toggle.querySelector("[data-when-off]").hidden = on;
+  }
+  var audio = null;
+  function chime() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!audio) audio = new Context();
+    if (audio.state === "suspended") audio.resume();
+    [[523, 0], [659, 0.15], [784, 0.3]].forEach(function (note) {
+      var start = audio.currentTime + note[1];
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.frequency.value = note[0];
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(start);
+      osc.stop(start + 0.3);
+    });
+  }
+  if (toggle) {
+    showToggle();
+    toggle.addEventListener("click", function () {
+      var on = !soundOn();
+      try { localStorage.setItem(key, on ? "on" : "off"); } catch (e) { /* private mode */ }
+      showToggle();
+      if (on) chime(); // what it will sound like
+    });
+  }
+
+  var wasFull = null;
+  function refresh() {
+    var salle = document.getElementById("salle");
+    if (!salle) return;
+    var full = Boolean(salle.dataset.titleCue);
+    if (wasFull === false && full && soundOn()) chime();
+    wasFull = full;
+
+    var input = salle.querySelector("[data-invite-path]");
+    if (input) input.value = window.location.origin + input.dataset.invitePath;
+
+    var offer = salle.querySelector("[data-reveal-at]");
+    if (revealTimer) { clearTimeout(revealTimer); revealTimer = null; }
+    if (offer) {
+      var wait = Number(offer.dataset.revealAt) - Date.now();
+      if (wait <= 0) { offer.hidden = false; }
+      else { revealTimer = setTimeout(function () { offer.hidden = false; }, wait); }
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy-invite]");
+    if (!button) return;
+    var box = button.closest(".invite-link");
+    var input = box.querySelector("[data-invite-path]");
+    var done = function () { box.querySelector("[data-invite-copied]").hidden = false; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+    } else {
+      input.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* select it at least */ }
+    }
+  });
+  document.addEventListener("htmx:afterSwap", refresh);
+  document.addEventListener("htmx:wsAfterMessage", refresh);
+  refresh();
+})();

@@ -1,0 +1,92 @@
+"""The friends' whole path in real browsers: a private table opened, its link copied, three
+friends join from it (one signing up on the way), the partie played (to its end by the
+services: a whole partie of clicks is the table tests' business), then the revanche, accepted
+by all, takes the four to a new table."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game, Revanche, Table
+from tests.conftest import PASSWORD
+from tests.games.friends import finish_game
+
+pytestmark = pytest.mark.browser
+
+SHOTS = "/tmp/shots/friends"
+
+
+def join_from_link(page, link):
+    page.goto(link)
+    expect(page.locator("h1")).to_have_text("Invitation à une table privée")
+    page.locator(".invitation-seats button").first.click()
+    expect(page).to_have_url(re.compile(r"/salle/$"))
+    expect(page.locator("#salle .my-seat")).to_be_visible()
+
+
+def test_open_private_copy_link_three_join_play_revanche(
+    transactional_db, cast, page_for, new_page, in_thread
+):
+    ane, bixente, camille = cast[0], cast[1], cast[2]
+    host = page_for(ane)
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    host.goto("/salle/")
+    expect(host.locator("#salle")).to_have_attribute("data-pushed", "1")
+    host.check("input[name=private]")
+    host.click("text=Ouvrir la table")
+    expect(host.locator(".invite-link")).to_be_visible()
+    host.click("text=Copier le lien")
+    expect(host.locator("[data-invite-copied]")).to_be_visible()
+    link = host.evaluate("navigator.clipboard.readText()")
+    table = Table.objects.get(host=ane)
+    assert link.endswith(f"/tables/{table.pk}/invitation/{table.invite_token}/")
+    host.screenshot(path=f"{SHOTS}/browser-host-link.png", full_page=True)
+
+    for user in (bixente, camille):
+        join_from_link(page_for(user), link)
+    expect(host.locator(f"#table-{table.pk} .player")).to_have_count(3)
+
+    visitor = new_page()  # a newcomer: the link, the log-in page, the sign-up page, the table
+    visitor.goto(link)
+    expect(visitor).to_have_url(re.compile(r"/connexion/\?next="))
+    expect(visitor.locator("body")).to_contain_text("vous reviendrez ensuite à la table de ane")
+    visitor.click("text=Inscrivez-vous")
+    visitor.fill("input[name=username]", "eve")
+    visitor.fill("input[name=email]", "eve@example.org")
+    visitor.fill("input[name=password1]", PASSWORD)
+    visitor.fill("input[name=password2]", PASSWORD)
+    visitor.click("form.stack button[type=submit]")
+    expect(visitor).to_have_url(re.compile(rf"/tables/{table.pk}/invitation/"))
+    visitor.locator(".invitation-seats button").first.click()
+    expect(visitor).to_have_url(re.compile(r"/salle/$"))
+
+    expect(host).to_have_title(re.compile("Table complète"))
+    host.click("text=Lancer la partie")
+    expect(host).to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+    expect(visitor).to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+
+    game = Game.objects.get(table=table)
+    seated = [s.user for s in game.seats.order_by("number").select_related("user")]
+    pages = {ane.pk: host, seated[3].pk: visitor}
+    for user in seated[1:3]:
+        pages[user.pk] = page_for(user)
+        pages[user.pk].goto(f"/tables/{table.pk}/")
+    in_thread(finish_game, game, seated)
+    for page in pages.values():
+        expect(page.locator("#revanche")).to_be_visible()
+    host.screenshot(path=f"{SHOTS}/browser-partie-over.png", full_page=True)
+
+    host.click("#revanche button:has-text('Revanche')")
+    for user in seated[1:]:
+        page = pages[user.pk]
+        expect(page.locator("#revanche")).to_contain_text("ane propose une revanche")
+        page.click("text=Accepter la revanche")
+    made = Revanche.objects.get(game=game)
+    for page in pages.values():
+        expect(page).to_have_url(re.compile(r"/tables/(\d+)/$"), timeout=5000)
+        expect(page).not_to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+    made.refresh_from_db()
+    assert made.status == Revanche.Status.STARTED
+    assert Game.objects.get(table=made.table).status == Game.Status.PLAYING
+    host.screenshot(path=f"{SHOTS}/browser-revanche-table.png")

@@ -1,0 +1,114 @@
+"""Playing with friends over the real socket stack and a real Celery worker: the revanche's
+answers pushed to the four, its start sending every page to the new table, its lapse on time
+by the task; who is online."""
+
+import html
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import sockets
+from games.models import Revanche, Table
+from games.services import revanche, salle
+from tests import processes
+from tests.games.friends import finish_game
+from tests.games.helpers import start_game
+from tests.sockets import connect, connect_table, next_push
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The revanche's seconds in the worker's test (120 on the site).
+SHORT_REVANCHE = 2
+
+
+@database_sync_to_async
+def finished_cast_game(cast):
+    table = salle.table_create(user=cast[0], kings=Table.Kings.FOUR)
+    for number, user in enumerate(cast[1:], start=1):
+        salle.seat_take(user=user, table_id=table.pk, number=number)
+    return finish_game(start_game(table), cast)
+
+
+async def test_answers_are_pushed_to_all_and_the_start_sends_everyone_to_the_new_table(cast):
+    game = await finished_cast_game(cast)
+    pages = [(await connect_table(user, game.table_id))[0] for user in cast]
+    for page in pages:
+        await page.receive_from(timeout=5)
+    offer = database_sync_to_async(revanche.revanche_offer)
+    answer = database_sync_to_async(revanche.revanche_answer)
+    await offer(user=cast[0], table_id=game.table_id)
+    for page in pages:
+        await next_push(page, lambda p: "ane propose une revanche" in p, timeout=3)
+    await answer(user=cast[1], table_id=game.table_id, accept=True)
+    for page in pages:
+        pushed = await next_push(page, lambda p: 'data-revanche-answer="yes"' in p, timeout=3)
+        assert pushed.count('data-revanche-answer="yes"') == 2
+    await answer(user=cast[2], table_id=game.table_id, accept=True)
+    await answer(user=cast[3], table_id=game.table_id, accept=True)
+    made = await database_sync_to_async(Revanche.objects.get)(game=game)
+    for page in pages:
+        pushed = await next_push(page, lambda p: "data-redirect" in p, timeout=3)
+        assert f'data-redirect="/tables/{made.table_id}/"' in pushed
+        assert "La revanche commence !" in pushed
+        await page.disconnect()
+
+
+async def test_a_decline_is_told_to_the_others(cast):
+    game = await finished_cast_game(cast)
+    page, _ = await connect_table(cast[0], game.table_id)
+    await page.receive_from(timeout=5)
+    await database_sync_to_async(revanche.revanche_offer)(user=cast[0], table_id=game.table_id)
+    await database_sync_to_async(revanche.revanche_answer)(
+        user=cast[2], table_id=game.table_id, accept=False
+    )
+    pushed = await next_push(page, lambda p: "Pas de revanche" in p, timeout=3)
+    assert "camille a décliné la revanche." in html.unescape(pushed)
+    await page.disconnect()
+
+
+async def test_online_counts_open_sockets_and_forgets_closed_ones(cast):
+    base = await database_sync_to_async(sockets.online_count)()
+    first, _ = await connect(cast[0])
+    second, _ = await connect(cast[1])
+    await first.receive_from(timeout=5)
+    await second.receive_from(timeout=5)
+    assert await database_sync_to_async(sockets.online_count)() == base + 2
+    await second.disconnect()
+    assert await database_sync_to_async(sockets.online_count)() == base + 1
+    await first.disconnect()
+
+
+def test_a_silent_player_is_no_longer_counted_online(settings):
+    now = time.time()
+    sockets.user_seen(424242, now=now - settings.HEARTBEAT_LIMIT_SECONDS - 1)
+    sockets.user_seen(434343, now=now)
+    assert sockets.online_count(now=now) == 1
+
+
+@pytest.fixture(scope="module")
+def revanche_worker(django_db_setup):
+    env = processes.server_env(REVANCHE_SECONDS=SHORT_REVANCHE, SWEEP_SECONDS=60)
+    with processes.celery_running(env) as stack:
+        yield stack
+
+
+def test_the_worker_lapses_an_unanswered_offer_on_time(revanche_worker, cast, settings):
+    """The task due at the expiry does it (the sweep runs only every minute here)."""
+    settings.REVANCHE_SECONDS = SHORT_REVANCHE
+    table = salle.table_create(user=cast[0], kings=Table.Kings.FOUR)
+    for number, user in enumerate(cast[1:], start=1):
+        salle.seat_take(user=user, table_id=table.pk, number=number)
+    game = finish_game(start_game(table), cast)
+    made = revanche.revanche_offer(user=cast[0], table_id=game.table_id)
+    deadline = time.monotonic() + SHORT_REVANCHE + 8
+    while time.monotonic() < deadline:
+        made.refresh_from_db()
+        if made.status == Revanche.Status.LAPSED:
+            break
+        time.sleep(0.2)
+    assert made.status == Revanche.Status.LAPSED, revanche_worker.worker_output()[-2000:]
+    late = (timezone.now() - made.expires_at).total_seconds()
+    print(f"\nrevanche lapsed {late:.2f} s after its expiry")
+    assert "expiré" in made.reason
