@@ -41,6 +41,7 @@ from games import decisions, selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.heartbeats import HEARTBEATS
+from games.push_healing import SHOWN
 from games.services import presence, salle
 from musweb import ratelimit
 
@@ -405,9 +406,9 @@ class TableConsumer(UserSocket):
             table_id=self.table_id,
             data=decisions.socket_fields(message),
         )
-        if answer.version is not None:
-            self.rendered_version = max(self.rendered_version, answer.version)
         await self.send(text_data=answer.html)
+        if answer.version is not None:
+            self.shown(answer.version)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
@@ -423,6 +424,7 @@ class TableConsumer(UserSocket):
     async def release(self):
         self.closed = True
         HEARTBEATS.forget(self.channel_name)
+        SHOWN.forget(self.channel_name)
         if self.tracked:
             self.tracked = False
             await _render(presence.seat_disconnect)(channel_name=self.channel_name)
@@ -449,5 +451,12 @@ class TableConsumer(UserSocket):
         if pushed is None:
             await self.close()
             return
-        html, self.rendered_version = pushed
+        html, version = pushed
         await self.send(text_data=html)
+        self.shown(version)
+
+    def shown(self, version: int) -> None:
+        """This socket now shows `version` (games.push_healing sends it a newer one it missed)."""
+        self.rendered_version = max(self.rendered_version, version)
+        if not self.closed:
+            SHOWN.shown(self.channel_name, self.game_id, self.rendered_version)

@@ -39,6 +39,6 @@
       }
     });
     event.preventDefault();
-    socket.sendImmediately(JSON.stringify({ type: "decide", fields: fields }));
+    socket.sendImmediately(JSON.stringify({ type: "decide", fields: fields }), form);
   });
 })();
