@@ -85,7 +85,7 @@ async def use_server(bench: Bench, name: str) -> None:
     await bench.disconnect_all()
     bench.rebase(bench.ports[name])
     # As the pages do: a socket refused while so many open at once is opened again.
-    await bench.gather_limited((t.reconnect() for t in bench.tables), 25)
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
     bench.current = name
 
 
@@ -107,7 +107,7 @@ async def main_async(args, stack: Stack) -> dict:
     bench.rebase(bench.ports["web"])
     bench.current = "web"
     await bench.setup(bench.ports["web"])
-    await bench.connect(bench.tables)
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
     out = {"tables": args.tables, "rate": args.rate}
     for server in bench.ports:
         await use_server(bench, server)

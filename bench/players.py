@@ -212,7 +212,9 @@ class Table:
         self.unanswered: dict[int, int] = {}
         self._waiting: tuple[int, asyncio.Event] | None = None
         self.auto_reconnect = False
-        self.via_socket = False  # decisions up the actor's open socket instead of a POST
+        # Decisions up the actor's open socket, as static/js/table.js sends them (False: POSTed,
+        # as a page without JavaScript does).
+        self.via_socket = os.environ.get("BENCH_DECISIONS", "socket") == "socket"
         for player in players:
             player.on_version = self._on_version
 
