@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from games import decisions, selectors, sessions_watch, sockets
+from games import decisions, push_batch, selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.heartbeats import HEARTBEATS
@@ -79,6 +79,10 @@ def _render(function):
             return function(*args, **kwargs)
 
     return database_sync_to_async(in_site_language, thread_sensitive=False)
+
+
+async def _hop(function, *args, **kwargs):
+    return await _render(function)(*args, **kwargs)
 
 
 def parse_message(text_data) -> dict | None:
@@ -445,9 +449,12 @@ class TableConsumer(UserSocket):
             await self.send_table()
 
     async def send_table(self, *, min_version: int | None = None):
-        pushed = await _render(fragments.table_push)(
-            self.game_id, self.scope["user"], min_version=min_version
-        )
+        if min_version is None:  # a connect, a presence change: this socket alone, fresh
+            pushed = await _render(fragments.table_push)(self.game_id, self.scope["user"])
+        else:  # a new version: rendered with this process's other sockets of the game
+            pushed = await push_batch.table_push(
+                _hop, self.game_id, self.scope["user"], min_version=min_version
+            )
         if pushed is None:
             await self.close()
             return

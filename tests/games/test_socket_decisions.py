@@ -151,3 +151,25 @@ async def test_the_post_still_works_without_javascript(started_game, ane):
     )
     assert htmx.status_code == 409
     assert str(vocabulary.STALE_VERSION) in html.unescape(htmx.content.decode())
+
+
+async def test_the_three_pushes_of_a_decision_render_in_one_call(started_game, cast, monkeypatch):
+    """games.push_batch: the other sockets of this process wait for the same version and are
+    rendered together (one hop into sync code, the game read once)."""
+    from games.display import fragments
+
+    calls = []
+    table_pushes = fragments.table_pushes
+
+    def counted(game_id, users, *, min_version):
+        calls.append(sorted(user.username for user in users))
+        return table_pushes(game_id, users, min_version=min_version)
+
+    monkeypatch.setattr(fragments, "table_pushes", counted)
+    sockets = [await opened(user, started_game) for user in cast]
+    await sockets[0].send_to(text_data=decide({"version": "0", "type": "mus"}))
+    for communicator in sockets:
+        await receive_version(communicator, 1)
+    assert calls == [["bixente", "camille", "dani"]]
+    for communicator in sockets:
+        await communicator.disconnect()
