@@ -3,8 +3,10 @@
 A push can be lost (the channel layer restarting, a group message expired under load, a Redis
 shard failing over): the socket then shows an old version until the next change, which for a
 player waiting on the others may never come. Every PUSH_HEALING_SECONDS, ONE query reads the
-version of every game this process's table sockets show; a socket behind is sent "game.changed"
-on its own channel, as the lost push would have been, and renders the version it missed.
+version of every game this process's table sockets show; a socket behind at two checks in a
+row, at the same version (so healed within two periods; a push merely on its way is not sent
+twice) is sent "game.changed" on its own channel, as the lost push would have been, and renders
+the version it missed.
 
 One `ShownVersions` per process (`SHOWN`); its loop starts with the first table socket on the
 running event loop (as games.heartbeats)."""
@@ -30,6 +32,7 @@ _versions_async = database_sync_to_async(
 class ShownVersions:
     def __init__(self):
         self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (game id, version shown)
+        self.suspects: dict[str, tuple[int, int]] = {}  # those behind at the last check
         self.loop_task: asyncio.Task | None = None
 
     def reset(self) -> None:
@@ -45,14 +48,24 @@ class ShownVersions:
 
     def forget(self, channel_name: str) -> None:
         self.sockets.pop(channel_name, None)
+        self.suspects.pop(channel_name, None)
 
     def behind(self, versions: dict[int, int]) -> list[tuple[str, int, int]]:
-        """(channel name, game id, version) of each socket older than its game's `versions`."""
-        return [
-            (channel_name, game_id, versions[game_id])
+        """(channel name, game id, version) of each socket older than its game's `versions`
+        at this check AND the previous one, still at the same version: a push merely on its
+        way (a busy process) is not sent twice, which would add load when there is the most."""
+        now_behind = {
+            channel_name: (game_id, shown)
             for channel_name, (game_id, shown) in list(self.sockets.items())
             if versions.get(game_id, shown) > shown
+        }
+        lost = [
+            (channel_name, game_id, versions[game_id])
+            for channel_name, (game_id, shown) in now_behind.items()
+            if self.suspects.get(channel_name) == (game_id, shown)
         ]
+        self.suspects = now_behind
+        return lost
 
     async def check(self) -> None:
         game_ids = {game_id for game_id, _ in self.sockets.values()}
