@@ -9,6 +9,7 @@ all four sockets have received the render of the new version (so a server that f
 shows it: queueing counts), and also from the POST being sent (service time)."""
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -55,6 +56,7 @@ class Player:
         self.on_version = None  # callback(seat_player, version, monotonic time)
         self.messages = 0
         self.redirected = False
+        self.answer: asyncio.Future | None = None  # the next message: a socket decision's answer
 
     async def login(self) -> None:
         page = await self.http.get("/comptes/connexion/")
@@ -132,6 +134,8 @@ class Player:
             pass
 
     def see(self, html: str) -> None:
+        if self.answer is not None and not self.answer.done():
+            self.answer.set_result(html)
         if "data-redirect" in html:
             self.redirected = True
         version = version_of(html)
@@ -208,6 +212,9 @@ class Table:
         self.unanswered: dict[int, int] = {}
         self._waiting: tuple[int, asyncio.Event] | None = None
         self.auto_reconnect = False
+        # Decisions up the actor's open socket, as static/js/table.js sends them (False: POSTed,
+        # as a page without JavaScript does).
+        self.via_socket = os.environ.get("BENCH_DECISIONS", "socket") == "socket"
         for player in players:
             player.on_version = self._on_version
 
@@ -317,19 +324,25 @@ class Table:
             return
         player, data = chosen
         sent = time.monotonic()
-        try:
-            answer = await player.post(f"/tables/{self.table_id}/jouer/", data)
-        except httpx.TransportError:
+        if self.via_socket:
+            status, text = await self.decide_over_socket(player, data, current)
+        else:
+            try:
+                answer = await player.post(f"/tables/{self.table_id}/jouer/", data)
+                status, text = answer.status_code, answer.text
+            except httpx.TransportError:
+                status, text = "no answer", ""
+        if status == "no answer":
             # The web process went away mid-request (a restart): the decision may or may not
             # have been applied; the next turn catches up from a full render.
             stats.statuses["no answer"] = stats.statuses.get("no answer", 0) + 1
             self.unanswered[self.table_id] = self.unanswered.get(self.table_id, 0) + 1
             return
         answered = time.monotonic()
-        stats.statuses[answer.status_code] = stats.statuses.get(answer.status_code, 0) + 1
-        new_version = version_of(answer.text)
-        player.see(answer.text)
-        if answer.status_code != 200 or new_version is None:
+        stats.statuses[status] = stats.statuses.get(status, 0) + 1
+        new_version = version_of(text)
+        player.see(text)
+        if status != 200 or new_version is None:
             return
         self.applied.append((self.table_id, new_version))
         stats.actions += 1
@@ -343,6 +356,22 @@ class Table:
             stats.latency.append(done - due)
             stats.service.append(done - sent)
             stats.post.append(answered - sent)
+
+    async def decide_over_socket(self, player: Player, data: dict, current: int):
+        """The decision form's fields up the actor's socket, as static/js/table.js sends them;
+        its answer is the socket's next message: 200 if it shows a newer version, else the
+        refusal (409/422 over HTTP, "refused" here)."""
+        loop = asyncio.get_running_loop()
+        player.answer = loop.create_future()
+        try:
+            await player.ws.send(json.dumps({"type": "decide", "fields": data}))
+            text = await asyncio.wait_for(player.answer, self.UPDATE_TIMEOUT * 6)
+        except (websockets.ConnectionClosed, TimeoutError, AttributeError):
+            return "no answer", ""
+        finally:
+            player.answer = None
+        version = version_of(text)
+        return (200 if version is not None and version > current else "refused"), text
 
     async def play(self, stats: Stats, start: float, period: float, end: float, record_from: float):
         """Decisions due at start + k * period until `end` (open loop)."""

@@ -132,7 +132,9 @@ class Bench:
 
     async def connect(self, tables: list[Table]) -> float:
         started = time.monotonic()
-        await self.gather_limited((t.connect() for t in tables), 25)
+        # As the pages do, a socket refused (daphne drops a handshake not accepted within 5 s,
+        # which a loaded machine sees while hundreds connect at once) is opened again.
+        await self.gather_limited((t.reconnect() for t in tables), 25)
         return time.monotonic() - started
 
     async def disconnect_all(self) -> None:
@@ -162,7 +164,14 @@ class Bench:
         after = self.cpu_snapshot()
         await runner
         recorded = len(stats.latency)
+        cpu = self.cpu_delta(before, after)
         return {
+            # CPU time of the web process(es) per decision, in ms (gross: idle sockets' included)
+            "web_cpu_ms_per_decision": round(
+                10 * (cpu.get("web", 0) + cpu.get("web2", 0)) * duration / recorded, 1
+            )
+            if recorded
+            else None,
             "tables": len(tables),
             "offered_per_s": round(len(tables) / period, 1),
             "done_per_s": round(recorded / duration, 1),
@@ -174,7 +183,7 @@ class Bench:
             "missed_detail": stats.missed_detail[:10],
             "finished": stats.finished,
             "actions": stats.actions,
-            "cpu_pct": self.cpu_delta(before, after),
+            "cpu_pct": cpu,
             "stale_tables_at_start": stale,
         }
 
@@ -324,6 +333,11 @@ def summary(results: dict) -> dict:
             s: c["best"]["cpu_pct"] if c["best"] else None for s, c in results["capacity"].items()
         },
         "rss_kb_per_player": {s: m["kb_per_player"] for s, m in results["memory"].items()},
+        # at the level nearest 50 tables (one decision per table every 2 s)
+        "web_cpu_ms_per_decision": {
+            server: levels[min(levels, key=lambda c: abs(c - 50))]["web_cpu_ms_per_decision"]
+            for server, levels in results["latency_ms"].items()
+        },
         "queries_per_action": round(mid.get("queries.http", 0) + mid.get("queries.ws", 0), 2),
         "renders_per_action": round(mid.get("renders.http", 0) + mid.get("renders.ws", 0), 2),
         "db_connects_per_action": round(
@@ -356,7 +370,7 @@ async def main_async(args, stack: Stack) -> dict:
     else:
         for server in args.servers:
             await bench.per_server(server)
-        await bench.split(args.servers[0])
+        await bench.split("daphne" if "daphne" in args.servers else args.servers[0])
     if not args.no_faults:
         from bench import faults
 
@@ -377,7 +391,9 @@ def _interrupt(*_):
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", default=os.environ.get("QUICK") == "1")
-    parser.add_argument("--servers", nargs="+", default=["daphne", "uvicorn"])
+    # serve: `make run`'s several daphnes on one port (musweb.serve, WEB_PROCESSES of them);
+    # daphne: one process; uvicorn: one process, for comparison.
+    parser.add_argument("--servers", nargs="+", default=["serve", "daphne", "uvicorn"])
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--only-faults", action="store_true", help="scenario 6 alone")
     parser.add_argument("--keep-db", action="store_true")

@@ -86,12 +86,16 @@ class Stack:
         )
 
     # ------------------------------------------------------------ processes
-    def start(self, name: str, command: list[str], port: int | None = None) -> None:
+    def start(
+        self, name: str, command: list[str], port: int | None = None, *, root: Path = ROOT
+    ) -> None:
+        """Start `command` as `name`; `root`: the source tree it runs (another checkout, for a
+        before/after comparison in the same run)."""
         log = open(self.workdir / f"{name}.log", "ab")  # noqa: SIM115 (kept open by the child)
         self.procs[name] = subprocess.Popen(
             command,
-            cwd=ROOT,
-            env=self.env,
+            cwd=root,
+            env=dict(self.env, PYTHONPATH=str(root)),
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -176,12 +180,14 @@ class Stack:
         psql = ["psql", f"{PG_URL}/postgres", "-q", "-c"]
         subprocess.run([*psql, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)"], check=False)
 
-    def start_web(self, name: str, server: str, port: int) -> None:
+    def start_web(self, name: str, server: str, port: int, *, root: Path = ROOT) -> None:
         app = "musweb.asgi:application"
         # Sockets are refused unless their page's origin is one of the site's (musweb.origins).
         origins = {o for o in self.env.get("SITE_ORIGINS", "").split(",") if o}
         self.env["SITE_ORIGINS"] = ",".join(sorted(origins | {f"http://127.0.0.1:{port}"}))
-        if server == "daphne":
+        if server == "serve":  # `make run`'s: WEB_PROCESSES daphnes on one port (musweb.serve)
+            command = [str(VENV_BIN / "python"), "-m", "musweb.serve", "--port", str(port)]
+        elif server == "daphne":
             command = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), app]
         else:
             command = [
@@ -189,7 +195,7 @@ class Stack:
                 *("--loop", "uvloop", "--http", "httptools", "--ws", "websockets"),
                 *("--no-access-log", "--log-level", "warning"),
             ]
-        self.start(name, command, port)
+        self.start(name, command, port, root=root)
 
     def start_celery(self) -> None:
         celery = str(VENV_BIN / "celery")

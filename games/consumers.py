@@ -7,7 +7,9 @@ redirect to the login page and closes the socket with code 4003.
 The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
 socket refreshes its SeatConnection, the salle socket its player's open table
 (games.services.presence, games.services.salle.tables_seen_by). Anything else sent up the
-socket is ignored: writes go over HTTP. A message longer than MAX_MESSAGE_CHARS, or a binary
+socket is ignored: writes go over HTTP, except a decision at the table sent up its socket
+({"type": "decide", "fields": {...}}, the decision form's fields: games.decisions, the same
+path as the POST). A message longer than MAX_MESSAGE_CHARS, or a binary
 one, closes the socket.
 
 A user holds at most SOCKETS_PER_USER sockets of each kind (games.sockets): a new one closes the
@@ -20,6 +22,7 @@ Whatever a handler raises, the socket's cleanup (groups, presence, the count of 
 and the socket closes (1011: the page reconnects for a full render)."""
 
 import asyncio
+import functools
 import json
 import logging
 from typing import NoReturn
@@ -28,14 +31,17 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from games import selectors, sessions_watch, sockets
+from games import decisions, push_batch, selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.heartbeats import HEARTBEATS
+from games.push_healing import SHOWN
 from games.services import presence, salle
 from musweb import ratelimit
 
@@ -63,8 +69,21 @@ log = logging.getLogger(__name__)
 
 def _render(function):
     """Run a rendering function (or a short database write) off the shared sync thread, so
-    many sockets work side by side (each call opens and closes its own database connection)."""
-    return database_sync_to_async(function, thread_sensitive=False)
+    many sockets work side by side (each call opens and closes its own database connection),
+    with the site's language active: a socket's thread has none, and every {% translate %}
+    then looked it up the slow way (asgiref's Local raising AttributeError, under its lock),
+    a fifth of a push's CPU under load."""
+
+    @functools.wraps(function)
+    def in_site_language(*args, **kwargs):
+        with translation.override(settings.LANGUAGE_CODE):
+            return function(*args, **kwargs)
+
+    return database_sync_to_async(in_site_language, thread_sensitive=False)
+
+
+async def _hop(function, *args, **kwargs):
+    return await _render(function)(*args, **kwargs)
 
 
 def reputations(user_ids):
@@ -389,6 +408,27 @@ class TableConsumer(UserSocket):
         elif self.tracked:
             HEARTBEATS.watch(self.channel_name)
 
+    async def on_message(self, message: dict):
+        if message.get("type") == "decide":
+            await self.decide(message)
+        else:
+            await super().on_message(message)
+
+    async def decide(self, message: dict):
+        """The decision form sent up the socket: applied and answered as its POST is (one hop
+        into sync code); the answer is this player's render of the new version, so the
+        "game.changed" that follows is not rendered again for this socket."""
+        if self.closed or self.game_id is None:
+            return
+        answer = await _render(decisions.decide)(
+            user=self.scope["user"],
+            table_id=self.table_id,
+            data=decisions.socket_fields(message),
+        )
+        await self.send(text_data=answer.html)
+        if answer.version is not None:
+            self.shown(answer.version)
+
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
         (games.heartbeats), and sends "presence.lost" if the sweep took this one for dead."""
@@ -403,6 +443,7 @@ class TableConsumer(UserSocket):
     async def release(self):
         self.closed = True
         HEARTBEATS.forget(self.channel_name)
+        SHOWN.forget(self.channel_name)
         if self.tracked:
             self.tracked = False
             await _render(presence.seat_disconnect)(channel_name=self.channel_name)
@@ -435,11 +476,21 @@ class TableConsumer(UserSocket):
             await self.send_table()
 
     async def send_table(self, *, min_version: int | None = None):
-        pushed = await _render(fragments.table_push)(
-            self.game_id, self.scope["user"], min_version=min_version
-        )
+        if min_version is None:  # a connect, a presence change: this socket alone, fresh
+            pushed = await _render(fragments.table_push)(self.game_id, self.scope["user"])
+        else:  # a new version: rendered with this process's other sockets of the game
+            pushed = await push_batch.table_push(
+                _hop, self.game_id, self.scope["user"], min_version=min_version
+            )
         if pushed is None:
             await self.close()
             return
-        html, self.rendered_version = pushed
+        html, version = pushed
         await self.send(text_data=html)
+        self.shown(version)
+
+    def shown(self, version: int) -> None:
+        """This socket now shows `version` (games.push_healing sends it a newer one it missed)."""
+        self.rendered_version = max(self.rendered_version, version)
+        if not self.closed:
+            SHOWN.shown(self.channel_name, self.game_id, self.rendered_version)

@@ -139,6 +139,11 @@ def game_with_seats(game_id: int) -> Game | None:
     return games.filter(pk=game_id).first()
 
 
+def game_versions(game_ids) -> dict[int, int]:
+    """{game id: version} of these games, in one query (the sockets' lost-push check)."""
+    return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "version"))
+
+
 def game_seats_prefetch() -> Prefetch:
     """A game's four seats in order, with their users: the players' names at the table."""
     return Prefetch("seats", queryset=GameSeat.objects.select_related("user").order_by("number"))

@@ -9,17 +9,16 @@ from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import forms, selectors
+from games import decisions, forms, selectors
 from games.display import fairness_view, fragments, record
 from games.display.fragments import salle_context
 from games.models import Game
-from games.services import invitations, play, quickplay, revanche, robots
+from games.services import invitations, quickplay, revanche, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
 from moderation.admin import can_moderate
@@ -178,34 +177,19 @@ def partie_record(request, game_id):
 
 @require_POST
 def act(request, table_id):
-    """One decision at the table. htmx: answers with the actor's own regions (out of band):
-    200, 409 (stale version) or 422 (refused), with a French flash. Without htmx: back to the
-    table page."""
-    try:
-        version, action = forms.parse_decision(request.POST)
-        game = play.game_apply_action(
-            table_id=table_id, user=request.user, version=version, action=action
+    """One decision at the table (games.decisions, the same path as the table socket's). htmx:
+    answers with the actor's own regions (out of band): 200, 409 (stale version) or 422
+    (refused), with a French flash. Without htmx: back to the table page."""
+    if request.htmx:
+        answer = decisions.decide(
+            user=request.user, table_id=table_id, data=request.POST, request=request
         )
+        return HttpResponse(answer.html, status=answer.status)
+    try:
+        decisions.apply(user=request.user, table_id=table_id, data=request.POST)
     except Refused as error:
-        return _refused(request, table_id, error)
-    if not request.htmx:
-        return redirect("games:table", table_id=table_id)
-    seat = selectors.seat_number(game, request.user)
-    return HttpResponse(fragments.table_regions(game, seat, request=request))
-
-
-def _refused(request, table_id, error):
-    status = error.status
-    if not request.htmx:
         messages.error(request, error.message)
-        return redirect("games:table", table_id=table_id)
-    found = selectors.game_for_player(user=request.user, table_id=table_id)
-    if found is None:
-        flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
-        return HttpResponse(flash, status=403)
-    game, seat = found
-    body = fragments.table_regions(game, seat, refusal=error.message, request=request)
-    return HttpResponse(body, status=status)
+    return redirect("games:table", table_id=table_id)
 
 
 def _act(request, service, *, opening=False, **kwargs):
@@ -391,4 +375,5 @@ def _revanche_refused(request, table_id, error):
     if not request.htmx:
         messages.error(request, error.message)
         return redirect("games:table", table_id=table_id)
-    return _refused(request, table_id, error)
+    answer = decisions.refused(user=request.user, table_id=table_id, error=error, request=request)
+    return HttpResponse(answer.html, status=answer.status)

@@ -323,6 +323,9 @@ HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
 HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
+# Each web process reads, in one query every PUSH_HEALING_SECONDS, the version of the games its
+# table sockets show, and re-renders those behind (a lost push: games.push_healing).
+PUSH_HEALING_SECONDS = float(os.environ.get("PUSH_HEALING_SECONDS", "1"))
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))

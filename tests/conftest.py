@@ -80,13 +80,16 @@ def fresh_channel_layer():
 
 @pytest.fixture(autouse=True)
 def fresh_heartbeats():
-    """No table socket of an earlier test is watched, and no flushing loop of its event loop
-    is kept."""
+    """No table socket of an earlier test is watched, and no flushing (or lost-push checking)
+    loop of its event loop is kept."""
     from games.heartbeats import HEARTBEATS
+    from games.push_healing import SHOWN
 
     HEARTBEATS.reset()
+    SHOWN.reset()
     yield
     HEARTBEATS.reset()
+    SHOWN.reset()
 
 
 @pytest.fixture(autouse=True)

@@ -309,6 +309,12 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     return table_regions(game, seat), game.version
 
 
+def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:
+    """`table_push` for several players of one game at once, {user id: push}: the game is
+    read (or taken from the cache) once for all (games.push_batch)."""
+    return {user.pk: table_push(game_id, user, min_version=min_version) for user in users}
+
+
 def leave_fragment(*, redirect_to: str, message: str) -> str:
     """A pushed #flash that tells the page to go elsewhere (static/js/table.js and the salle page
     follow data-redirect), with the French reason meanwhile."""

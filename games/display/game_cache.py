@@ -35,6 +35,12 @@ def game_for_render(game_id: int, *, min_version: int | None = None) -> Game | N
         return game
 
 
+def remember(game: Game) -> None:
+    """A game just saved by this process, with its table and seats (the decision's own copy):
+    the sockets rendering its version need not load it."""
+    _store(game)
+
+
 def forget_all() -> None:
     """Empty the cache (tests)."""
     with _guard:

@@ -16,4 +16,29 @@
     var flash = document.getElementById("flash");
     if (flash && flash.dataset.redirect) { window.location.assign(flash.dataset.redirect); }
   });
+
+  // A decision goes up the table's open socket rather than as a POST (the server answers it
+  // the same way, games.decisions; it costs far less than a request). While the socket is not
+  // open, or the form does not validate yet, htmx posts it as usual; without JavaScript the
+  // form posts itself.
+  var socket = null;
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+  document.addEventListener("htmx:wsClose", function () { socket = null; });
+  document.addEventListener("htmx:confirm", function (event) {
+    var form = event.detail.elt;
+    if (!socket) return;  // known open between htmx:wsOpen and htmx:wsClose
+    if (!form || form.tagName !== "FORM" || !form.closest("#mus-table")) return;
+    if (event.detail.verb !== "post" || !form.checkValidity()) return;
+    var fields = {};
+    new FormData(form).forEach(function (value, name) {
+      if (name === "csrfmiddlewaretoken") return;  // the socket is authenticated and origin-checked
+      if (name in fields) {
+        fields[name] = [].concat(fields[name], value);
+      } else {
+        fields[name] = name === "cards" ? [value] : value;
+      }
+    });
+    event.preventDefault();
+    socket.sendImmediately(JSON.stringify({ type: "decide", fields: fields }), form);
+  });
 })();

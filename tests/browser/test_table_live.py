@@ -23,7 +23,8 @@ BUTTONS = {
 }
 TOTALS = re.compile(r"Total : Nous (\d+) · Eux (\d+)")
 #: each page notes when (epoch ms) it first showed each version and when it last posted: the
-#: latency benchmark (POST sent -> the fourth page shows the new version)
+#: latency benchmark (decision sent, up the socket or POSTed -> the fourth page shows the new
+#: version)
 RECORD_VERSIONS = """
 window.__seen = {};
 new MutationObserver(function () {
@@ -32,8 +33,10 @@ new MutationObserver(function () {
     window.__seen[panel.dataset.version] = performance.timeOrigin + performance.now();
   }
 }).observe(document, {subtree: true, childList: true, attributes: true});
-document.addEventListener("htmx:beforeRequest", function () {
-  window.__posted = performance.timeOrigin + performance.now();
+["htmx:beforeRequest", "htmx:wsBeforeSend"].forEach(function (name) {
+  document.addEventListener(name, function () {
+    window.__posted = performance.timeOrigin + performance.now();
+  });
 });
 """
 

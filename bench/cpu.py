@@ -1,0 +1,157 @@
+"""`python -m bench.cpu`: web-process CPU time per decision, the figure capacity depends on.
+
+Starts the bench stack (own database, Redis, worker), seats TABLES tables through the site,
+connects their sockets, then for each way of deciding (a POST, the open socket) plays them at a
+steady rate and reads the CPU time of the web processes from /proc: milliseconds of web CPU per
+decision applied, net of the idle CPU of the same sockets measured over the same time. Both ways
+in the same run, so a shared, noisy machine still compares them fairly."""
+
+import argparse
+import asyncio
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from bench.players import Stats
+from bench.run import QUICK, Bench, log
+from bench.stack import Stack, free_port
+
+
+async def measure(bench: Bench, names: list[str], via_socket: bool, seconds: float, rate: float):
+    tables = bench.tables
+    for table in tables:
+        table.via_socket = via_socket
+    period = len(tables) / rate
+    stats = Stats()
+    start = time.monotonic() + 0.5
+    warm_until = start + 3.0
+    end = warm_until + seconds
+    plays = [
+        t.play(stats, start + period * i / len(tables), period, end, warm_until)
+        for i, t in enumerate(tables)
+    ]
+    runner = asyncio.gather(*plays)
+    await asyncio.sleep(max(0, warm_until - time.monotonic()))
+    cpu0, actions0, t0 = web_cpu(bench, names), stats.actions, time.monotonic()
+    await asyncio.sleep(max(0, end - time.monotonic()))
+    cpu1, actions1, t1 = web_cpu(bench, names), stats.actions, time.monotonic()
+    await runner
+    return {"cpu_s": cpu1 - cpu0, "decisions": actions1 - actions0, "wall_s": t1 - t0}, stats
+
+
+def profiler(folder: str | None, bench: Bench, server: str, name: str, seconds: float):
+    """py-spy (if --profile, a folder) sampling the web process over the measured window:
+    collapsed stacks in FOLDER/NAME.txt (see bench/profile_summary.py)."""
+    if not folder:
+        return None
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    command = [
+        *(shutil.which("py-spy") or "py-spy", "record", "-p", str(bench.stack.pid(server))),
+        *("-d", str(int(seconds) + 3), "-r", "200", "--format", "raw", "-s"),
+        *("-o", str(Path(folder) / f"{name}.txt")),
+    ]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def web_cpu(bench: Bench, names: list[str]) -> float:
+    return sum(bench.stack.cpu(name) for name in names)
+
+
+async def idle(bench: Bench, names: list[str], seconds: float) -> float:
+    """Web CPU seconds per second with every socket connected and nothing played."""
+    cpu0, t0 = web_cpu(bench, names), time.monotonic()
+    await asyncio.sleep(seconds)
+    return (web_cpu(bench, names) - cpu0) / (time.monotonic() - t0)
+
+
+def per_decision(window: dict, idle_rate: float) -> dict:
+    net = max(0.0, window["cpu_s"] - idle_rate * window["wall_s"])
+    decisions = max(window["decisions"], 1)
+    return {
+        "decisions": window["decisions"],
+        "decisions_per_s": round(window["decisions"] / window["wall_s"], 1),
+        "web_cpu_ms_per_decision": round(1000 * net / decisions, 2),
+        "web_cpu_ms_per_decision_gross": round(1000 * window["cpu_s"] / decisions, 2),
+    }
+
+
+async def use_server(bench: Bench, name: str) -> None:
+    """Every player on web process `name` (its HTTP and its sockets)."""
+    if bench.current == name:
+        return
+    await bench.disconnect_all()
+    bench.rebase(bench.ports[name])
+    # As the pages do: a socket refused while so many open at once is opened again.
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
+    bench.current = name
+
+
+async def main_async(args, stack: Stack) -> dict:
+    config = dict(QUICK, tables=args.tables)
+    bench = Bench(stack, config)
+    stack.start_redis()
+    stack.prepare_database()
+    stack.start_celery()
+    bench.ports = {"web": free_port()}
+    stack.start_web("web", "daphne", bench.ports["web"])
+    # (server, way) windows: this tree's POST and socket; a baseline checkout's POST (its own
+    # code has no socket decisions) when --baseline names one.
+    windows = [("web", "post"), ("web", "socket")]
+    if args.baseline:
+        bench.ports["base"] = free_port()
+        stack.start_web("base", "daphne", bench.ports["base"], root=Path(args.baseline))
+        windows.insert(0, ("base", "post"))
+    bench.rebase(bench.ports["web"])
+    bench.current = "web"
+    await bench.setup(bench.ports["web"])
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
+    out = {"tables": args.tables, "rate": args.rate}
+    for server in bench.ports:
+        await use_server(bench, server)
+        for way in {w for s, w in windows if s == server}:  # warm each code path
+            await measure(bench, [server], way == "socket", 3.0, args.rate)
+        idle_rate = await idle(bench, [server], args.seconds / 2)
+        out[f"{server}_idle_cpu_pct"] = round(100 * idle_rate, 1)
+    for round_ in range(args.rounds):
+        for server, way in windows:
+            if len(bench.ports) > 1:
+                await use_server(bench, server)
+            idle_rate = out[f"{server}_idle_cpu_pct"] / 100
+            spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
+            window, stats = await measure(bench, [server], way == "socket", args.seconds, args.rate)
+            if spy is not None:
+                spy.wait()
+            result = per_decision(window, idle_rate)
+            result["statuses"] = {str(k): v for k, v in stats.statuses.items()}
+            result["missed"] = stats.missed
+            out[f"{server}_{way}_{round_}"] = result
+            log(f"{server} {way}: {result}")
+    await bench.disconnect_all()
+    for player in bench.players:
+        await player.http.aclose()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.cpu")
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--rate", type=float, default=20.0, help="decisions per second")
+    parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--baseline", help="another checkout: its web process's POST, compared")
+    parser.add_argument("--profile", help="a folder: py-spy's samples of each window there")
+    args = parser.parse_args()
+    stack = Stack(Path(tempfile.mkdtemp(prefix="barajamos-cpu-")))
+    try:
+        results = asyncio.run(main_async(args, stack))
+    finally:
+        stack.stop_all()
+        stack.drop_database()
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

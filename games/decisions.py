@@ -1,0 +1,72 @@
+"""One decision at the table, however it came: the table page's form POSTed over HTTP
+(games.views.act) or the same form's fields sent up the player's open table socket
+(games.consumers.TableConsumer). Both parse, apply and answer here, so the guards are the
+same: the version check, the engine's legality, the French refusals, never a 500.
+
+The answer is the actor's own regions (out of band) and the version they show, with the status
+the POST answers with: 200, 409 (stale version), 422 (refused), 403 (not seated)."""
+
+from dataclasses import dataclass
+
+from django.http import QueryDict
+from django.template.loader import render_to_string
+
+from games import forms, selectors
+from games.display import fragments, game_cache
+from games.models import Game
+from games.services import play
+from games.services.errors import Refused
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    html: str
+    version: int | None  # the version the regions show (None: a bare flash)
+
+
+def apply(*, user, table_id: int, data: QueryDict) -> Game:
+    """Parse the form's fields and apply the decision; raises Refused (a French message)."""
+    version, action = forms.parse_decision(data)
+    game = play.game_apply_action(table_id=table_id, user=user, version=version, action=action)
+    # The actor renders this very copy (locked, with its table and seats); the other players'
+    # sockets in this process render it too instead of loading it again.
+    game_cache.remember(game)
+    return game
+
+
+def decide(*, user, table_id: int, data: QueryDict, request=None) -> Answer:
+    """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
+    regions as they are with the French message in the decision panel."""
+    try:
+        game = apply(user=user, table_id=table_id, data=data)
+    except Refused as error:
+        return refused(user=user, table_id=table_id, error=error, request=request)
+    seat = selectors.seat_number(game, user)
+    html = fragments.table_regions(game, seat, request=request)
+    return Answer(200, html, game.version)
+
+
+def refused(*, user, table_id: int, error: Refused, request=None) -> Answer:
+    found = selectors.game_for_player(user=user, table_id=table_id)
+    if found is None:
+        flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
+        return Answer(403, flash, None)
+    game, seat = found
+    html = fragments.table_regions(game, seat, refusal=error.message, request=request)
+    return Answer(error.status, html, game.version)
+
+
+def socket_fields(message: dict) -> QueryDict:
+    """The form's fields as the table socket sends them ({"type": "decide", "fields": {name:
+    value or [values]}}), as the QueryDict a POST would carry; anything else is dropped and
+    parse_decision refuses what is missing."""
+    data = QueryDict(mutable=True)
+    fields = message.get("fields")
+    if not isinstance(fields, dict):
+        return data
+    for name, value in fields.items():
+        values = value if isinstance(value, list) else [value]
+        if isinstance(name, str) and all(isinstance(v, str | int) for v in values):
+            data.setlist(name, [str(v) for v in values])
+    return data
