@@ -59,7 +59,8 @@ def socket_closed(*, kind: str, user_id: int, channel_name: str) -> None:
 
 def open_sockets(*, kind: str, user_id: int) -> list[str]:
     """The user's listed sockets of that kind, oldest first."""
-    return [name.decode() for name in _client().zrange(_key(kind, user_id), 0, -1)]
+    names: list[bytes] = _client().zrange(_key(kind, user_id), 0, -1)  # type: ignore[assignment]
+    return [name.decode() for name in names]
 
 
 # Who is online: one sorted set, user id -> the last time one of their sockets opened or sent a
