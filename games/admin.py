@@ -1,7 +1,8 @@
 """Tables and parties in the admin: lists with filters and search by player, a game's page with
 its seats and its whole action log (read-only for everyone), "Annuler la partie" with a reason,
-and the read-only "Rejouer" page. Staff moderators (moderation.can_moderate) see everything and
-may cancel; nobody edits a table's or a game's stored state here (services are the only
+"Annuler le classement" of a finished partie and its undo, each with a reason, and the
+read-only "Rejouer" page. Staff moderators (moderation.can_moderate) see everything and may
+cancel and correct; nobody edits a table's or a game's stored state here (services are the only
 writers).
 
 Hidden information of a game in play (hands, pioche, discarded cards) is shown in one place
@@ -50,6 +51,17 @@ def players_of(seats) -> str:
         f"{seat.number + 1} · {seat.user.username}" + (f" ({robot})" if seat.robot else "")
         for seat in seats
     )
+
+
+def rating_correction(game) -> str | None:
+    """The rating correction a moderator may make to `game` (seats prefetched): "void" for a
+    rated partie (finished, four people), "restore" for a voided one, None otherwise."""
+    if hasattr(game, "rating_void"):
+        return "restore"
+    seats = game.seats.all()
+    if game.status == Game.Status.FINISHED and len(seats) == 4 and not any(s.robot for s in seats):
+        return "void"
+    return None
 
 
 class SeatNumberInline(ReadOnlyInline):
@@ -157,12 +169,19 @@ class GameAdmin(ReadOnlyModelAdmin):
     ]
     search_fields = ["seats__user__username"]
     date_hierarchy = "created"
-    readonly_fields = ["players", "scores", "replay_link", "revealed_server_seed", "record_link"]
+    readonly_fields = [
+        "players",
+        "scores",
+        "replay_link",
+        "revealed_server_seed",
+        "record_link",
+        "rating_state",
+    ]
     fieldsets = [
         (None, {"fields": ["table", "kings", "status", "players", "scores", "replay_link"]}),
         (
             gettext_lazy("Fin"),
-            {"fields": ["winning_team", "finished_at", "end_reason"]},
+            {"fields": ["winning_team", "finished_at", "end_reason", "rating_state"]},
         ),
         (
             gettext_lazy("Mélange vérifiable"),
@@ -195,7 +214,33 @@ class GameAdmin(ReadOnlyModelAdmin):
                 "la partie n’aura pas de vainqueur."
             ),
             done=gettext_lazy("%(count)d partie(s) annulée(s)."),
-        )
+        ),
+        reason_action(
+            "void_ratings",
+            apply=lambda game, reason, by: services.partie_rating_void(
+                game=game, by=by, reason=reason
+            ),
+            title=gettext_lazy("Annuler le classement de la partie"),
+            intro=gettext_lazy(
+                "La partie et son résultat restent, mais elle ne compte plus dans le classement "
+                "de ses quatre joueurs : tous les classements sont recalculés sans elle. La page "
+                "de la partie dira « Classement annulé par la modération », sans ce motif, qui "
+                "reste dans le journal de modération."
+            ),
+            done=gettext_lazy("Classement annulé pour %(count)d partie(s)."),
+        ),
+        reason_action(
+            "restore_ratings",
+            apply=lambda game, reason, by: services.partie_rating_restore(
+                game=game, by=by, reason=reason
+            ),
+            title=gettext_lazy("Rétablir le classement de la partie"),
+            intro=gettext_lazy(
+                "La partie compte de nouveau dans le classement de ses quatre joueurs : tous "
+                "les classements sont recalculés avec elle."
+            ),
+            done=gettext_lazy("Classement rétabli pour %(count)d partie(s)."),
+        ),
     ]
     change_form_template = "admin/games/game/change_form.html"
 
@@ -218,6 +263,22 @@ class GameAdmin(ReadOnlyModelAdmin):
     def scores(self, game):
         ours, theirs = (game.state or {}).get("scores", [0, 0])
         return f"{ours} – {theirs}"
+
+    @admin.display(description=gettext_lazy("classement"))
+    def rating_state(self, game):
+        correction = rating_correction(game)
+        if correction == "restore":
+            return _("annulé par la modération")
+        if correction == "void":
+            return _("compte dans le classement")
+        return _("non classée")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, unquote(object_id))
+        extra_context = {**(extra_context or {}), "rating_correction": None}
+        if game is not None:
+            extra_context["rating_correction"] = rating_correction(game)
+        return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.display(description=gettext_lazy("graine du site"))
     def revealed_server_seed(self, game):

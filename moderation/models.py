@@ -13,6 +13,9 @@ class StaffAction(models.Model):
         CANCEL = "cancel", _("annulation de partie")
         # Staff saw the hidden state of a game in play (the Rejouer page).
         VIEW_HIDDEN = "view", _("consultation d’une partie en cours")
+        # A finished partie taken out of the ratings, and put back (records.models.RatingVoid).
+        RATING_VOID = "void", _("annulation du classement d’une partie")
+        RATING_RESTORE = "restore", _("rétablissement du classement d’une partie")
 
     kind = models.CharField(_("action"), max_length=8, choices=Kind.choices)
     staff = models.ForeignKey(
@@ -44,7 +47,12 @@ class StaffAction(models.Model):
         verbose_name = _("action de modération")
         verbose_name_plural = _("actions de modération")
         ordering = ["-at", "-pk"]
-        permissions = [("can_moderate", _("Peut modérer : bannir, débannir, annuler une partie"))]
+        permissions = [
+            (
+                "can_moderate",
+                _("Peut modérer : bannir, débannir, annuler une partie ou son classement"),
+            )
+        ]
 
     def __str__(self):
         return f"{self.get_kind_display()} par {self.staff} le {self.at:%d/%m/%Y %H:%M}"

@@ -1,6 +1,6 @@
-"""Every moderation write: ban, unban, cancel a partie, and the journal of a look at a game's
-hidden state. Each is one transaction that ends with a StaffAction row, so what staff did is
-recorded exactly when it took effect.
+"""Every moderation write: ban, unban, cancel a partie, void a finished partie's rating and
+restore it, and the journal of a look at a game's hidden state. Each is one transaction that
+ends with a StaffAction row, so what staff did is recorded exactly when it took effect.
 
 Lock order follows games.services.locks (the table row, then the user row, then the game row):
 a ban first frees the user's seat through the salle and game services, then locks and
@@ -20,12 +20,18 @@ from games.models import Game, Seat, Table
 from games.services import locks, play, salle
 from games.services.errors import Refused, SalleError
 from moderation.models import StaffAction, UserSession
+from records import services as records
+from records.models import RatingVoid
 
 REASON_MAX = 500
 
 
 class ModerationError(Refused):
     """A refused moderation act, shown to the staff member."""
+
+
+class NotModerator(ModerationError):
+    status = 403
 
 
 def user_ban(*, user, by, reason: str) -> StaffAction:
@@ -98,6 +104,36 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
         return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
 
 
+def partie_rating_void(*, game, by, reason: str) -> StaffAction:
+    """ "Annuler le classement de la partie": a finished partie between four people stops
+    counting in the ratings (the four colluded, a player cheated). Its result and record stay;
+    every rating is rebuilt without it (records.services.ratings_rebuild, in this transaction),
+    so the numbers are exactly a rebuild's. The partie page says the moderation voided it."""
+    reason = _clean_reason(reason)
+    _check_can_moderate(by)
+    with transaction.atomic():
+        locked = locks.game(game.pk)
+        _check_ratable(locked)
+        if RatingVoid.objects.filter(game=locked).exists():
+            raise ModerationError(_("Le classement de cette partie est déjà annulé."))
+        RatingVoid.objects.create(game=locked, at=timezone.now())
+        records.ratings_rebuild()
+        return _record(StaffAction.Kind.RATING_VOID, by=by, reason=reason, game=locked)
+
+
+def partie_rating_restore(*, game, by, reason: str) -> StaffAction:
+    """ "Rétablir le classement": undo a void; the ratings are rebuilt with the partie again,
+    which gives back exactly the numbers from before the void."""
+    reason = _clean_reason(reason)
+    _check_can_moderate(by)
+    with transaction.atomic():
+        locked = locks.game(game.pk)
+        if not RatingVoid.objects.filter(game=locked).delete()[0]:
+            raise ModerationError(_("Le classement de cette partie n’est pas annulé."))
+        records.ratings_rebuild()
+        return _record(StaffAction.Kind.RATING_RESTORE, by=by, reason=reason, game=locked)
+
+
 def game_hidden_state_viewed(*, game, by, where: str) -> StaffAction:
     """Journal that `by` is shown the hidden state (hands, pioche, discards) of `game`, in play,
     on the admin page `where`."""
@@ -121,6 +157,28 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
             play.game_finish(game=game, status=Game.Status.CANCELLED, reason=shown, by=by)
             cancelled = game
     return cancelled
+
+
+def _check_can_moderate(by) -> None:
+    """What moderation.admin.can_moderate checks, held by the service itself as well."""
+    if not (by.is_active and by.is_staff and by.has_perm("moderation.can_moderate")):
+        raise NotModerator(_("Seul un modérateur peut corriger le classement d’une partie."))
+
+
+def _check_ratable(game) -> None:
+    """Only a finished partie between four people has a rating to void."""
+    if game.status == Game.Status.PLAYING:
+        raise ModerationError(
+            _("Cette partie est en cours : seul le classement d’une partie terminée s’annule.")
+        )
+    if game.status != Game.Status.FINISHED:
+        raise ModerationError(
+            _("Cette partie a été annulée : elle n’a pas été classée, il n’y a rien à annuler.")
+        )
+    if game.seats.filter(robot=True).exists():
+        raise ModerationError(
+            _("Cette partie d’entraînement (avec un robot) n’est pas classée : rien à annuler.")
+        )
 
 
 def _check_can_ban(user, by) -> None:

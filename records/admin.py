@@ -1,10 +1,11 @@
 """Ratings in the admin, read-only: they are derived from the games' records (the Finisher,
 `manage.py ratings_rebuild`), never edited by hand. A correction is a moderation act on the
-game itself (moderation.services), journalled, after which the rebuild recomputes."""
+game itself (moderation.services: "Annuler le classement" on the game's admin page), journalled,
+which rebuilds the ratings without it."""
 
 from django.contrib import admin
 
-from records.models import Rating, RatingChange
+from records.models import Rating, RatingChange, RatingVoid
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -30,3 +31,11 @@ class RatingChangeAdmin(ReadOnly):
     list_display = ["game", "user", "won", "points_before", "points", "at"]
     search_fields = ["user__username"]
     list_select_related = ["user", "game"]
+
+
+@admin.register(RatingVoid)
+class RatingVoidAdmin(ReadOnly):
+    """The parties taken out of the ratings; the why is in the moderation journal."""
+
+    list_display = ["game", "at"]
+    list_select_related = ["game"]

@@ -71,3 +71,27 @@ class RatingChange(models.Model):
 
     def __str__(self):
         return f"{self.user} · partie {self.game_id} · {self.points_before} → {self.points}"
+
+
+class RatingVoid(models.Model):
+    """A finished partie the moderation took out of the ratings ("Annuler le classement"):
+    the four colluded, a player cheated. Written and deleted only by moderation.services,
+    which journals each act (StaffAction: who, when, why) and rebuilds the ratings without it;
+    ratings_rebuild skips every partie with a row here. The partie itself, its result and its
+    record, stay as they were."""
+
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="rating_void",
+        verbose_name=_("partie"),
+    )
+    at = models.DateTimeField(_("annulé le"))
+
+    class Meta:
+        verbose_name = _("classement annulé d’une partie")
+        verbose_name_plural = _("classements annulés des parties")
+
+    def __str__(self):
+        return f"partie {self.game_id} · {self.at:%d/%m/%Y %H:%M}"

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from games.models import GameSeat, Table
 from games.selectors import ENDED_STATUSES, Completion, human_game_seats
 from records import rating
-from records.models import Rating, RatingChange
+from records.models import Rating, RatingChange, RatingVoid
 
 #: Rated parties a player needs to appear in the classement: a rating after one or two
 #: parties says more about luck and partners than about the player.
@@ -72,6 +72,7 @@ class PartieLine:
     result_label: str
     abandoned: bool
     training: bool
+    voided: bool  # its rating voided by the moderation (RatingVoid)
     partners: list[str] = field(default_factory=list)
     opponents: list[str] = field(default_factory=list)
     visible: bool = False  # the viewer may open its page (a player of it, or staff)
@@ -102,7 +103,10 @@ def player_profile(player, viewer) -> Profile:
     robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
     mine = list(
         GameSeat.objects.filter(user=player, game__status__in=ENDED_STATUSES)
-        .annotate(training=Exists(robot_seat))
+        .annotate(
+            training=Exists(robot_seat),
+            voided=Exists(RatingVoid.objects.filter(game_id=OuterRef("game_id"))),
+        )
         .select_related("game")
         .only(
             "number",
@@ -170,12 +174,18 @@ def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
         result_label=str(GameSeat.Result(seat.result).label) if seat.result else "",
         abandoned=seat.abandoned,
         training=seat.training,
+        voided=seat.voided,
         partners=[name for n, name, _u in others if n % 2 == seat.number % 2],
         opponents=[name for n, name, _u in others if n % 2 != seat.number % 2],
         visible=viewer.has_perm("moderation.can_moderate")
         or viewer.pk == player.pk
         or any(u == viewer.pk for _n, _name, u in others),
     )
+
+
+def partie_rating_voided(game) -> bool:
+    """Whether the moderation voided `game`'s rating (the partie page says so)."""
+    return RatingVoid.objects.filter(game=game).exists()
 
 
 def classement(limit: int = CLASSEMENT_SIZE) -> list[Rating]:

@@ -3,14 +3,17 @@ all ratings from the games' records (the same function over the same parties in 
 order, so the same numbers).
 
 A rated partie is a finished one between four people (games.selectors.human_game_seats): a
-cancelled partie, or one with a robot seat, moves nobody's rating.
+cancelled partie, or one with a robot seat, moves nobody's rating; nor does one whose rating
+the moderation voided (RatingVoid, moderation.services.partie_rating_void), which the rebuild
+skips. The Finisher's rating need not look for a void: only a finished partie can be voided,
+under its row lock, so after the Finisher has committed.
 """
 
 from django.db import connection, transaction
 
 from games.models import Game, GameSeat
 from records import rating
-from records.models import Rating, RatingChange
+from records.models import Rating, RatingChange, RatingVoid
 
 
 def is_rated(game: Game, seats: list[GameSeat]) -> bool:
@@ -79,9 +82,11 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
 
 
 def ratings_rebuild() -> int:
-    """Forget every rating and rate again every finished partie between four people, in the
-    order they ended; returns how many parties were rated. The tables are locked first (the
-    Finisher's receiver waits, then rates its partie on top of the rebuilt numbers)."""
+    """Forget every rating and rate again every finished partie between four people whose
+    rating was not voided, in the order they ended; returns how many parties were rated. The
+    tables are locked first (the Finisher's receiver waits, then rates its partie on top of the
+    rebuilt numbers). Also what a void and its undo run, inside their transaction: the numbers
+    after a correction are a rebuild's by construction."""
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(
@@ -90,7 +95,11 @@ def ratings_rebuild() -> int:
             )
         RatingChange.objects.all().delete()
         Rating.objects.all().delete()
-        games = Game.objects.filter(status=Game.Status.FINISHED).order_by("finished_at", "pk")
+        games = (
+            Game.objects.filter(status=Game.Status.FINISHED)
+            .exclude(pk__in=RatingVoid.objects.values("game_id"))
+            .order_by("finished_at", "pk")
+        )
         seats_by_game: dict[int, list[GameSeat]] = {}
         for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
             seats_by_game.setdefault(seat.game_id, []).append(seat)

@@ -33,6 +33,7 @@ def partie(request, game_id):
         return render(request, "records/partie_playing.html", context)
     context.update(partie_view(game, seat, _step(request)))
     context["record_url"] = reverse("games:partie_record", args=[game.pk])
+    context["rating_voided"] = selectors.partie_rating_voided(game)
     return render(request, "records/partie.html", context)
 
 
