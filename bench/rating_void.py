@@ -1,0 +1,88 @@
+"""What a rating correction costs (moderation.services.partie_rating_void): it rebuilds every
+rating, so its time grows with the finished parties. Prints the void's time and query count
+for a few sizes of history, in a transaction rolled back at the end (the database is left as
+it was). Run against a migrated database:
+
+    DATABASE_URL=... python -m bench.rating_void 100 1000 5000
+"""
+
+import os
+import sys
+import time
+from datetime import timedelta
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "musweb.settings")
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.models import Permission  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from games.models import Game, GameSeat, Table  # noqa: E402
+from moderation import services  # noqa: E402
+from records import services as records  # noqa: E402
+
+PLAYERS = 40
+
+
+class Rollback(Exception):
+    pass
+
+
+def history(parties: int, users: list) -> list[Game]:
+    """`parties` finished parties between four of `users` (rotating), inserted directly: the
+    rebuild reads only their status, end time, winner and seats."""
+    start = timezone.now() - timedelta(days=365)
+    tables = Table.objects.bulk_create(
+        Table(host=users[i % PLAYERS], kings=4, status=Table.Status.CLOSED) for i in range(parties)
+    )
+    games = Game.objects.bulk_create(
+        Game(
+            table=table,
+            kings=4,
+            status=Game.Status.FINISHED,
+            state={},
+            winning_team=i % 2,
+            finished_at=start + timedelta(minutes=i),
+        )
+        for i, table in enumerate(tables)
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, number=n, user=users[(i * 3 + n * 7) % PLAYERS])
+        for i, game in enumerate(games)
+        for n in range(4)
+    )
+    return games
+
+
+def measure(parties: int) -> None:
+    try:
+        with transaction.atomic():
+            model = get_user_model()
+            users = [model.objects.create(username=f"bench-void-{n}") for n in range(PLAYERS)]
+            staff = model.objects.create(username="bench-void-staff", is_staff=True)
+            staff.user_permissions.add(Permission.objects.get(codename="can_moderate"))
+            staff = model.objects.get(pk=staff.pk)
+            games = history(parties, users)
+            records.ratings_rebuild()
+            began = time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                services.partie_rating_void(game=games[0], by=staff, reason="bench")
+            took = time.perf_counter() - began
+            print(f"{parties:>7} parties: void {took * 1000:8.1f} ms, {len(queries)} queries")
+            raise Rollback
+    except Rollback:
+        pass
+
+
+def main(sizes: list[int]) -> None:
+    for size in sizes:
+        measure(size)
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [100, 1000, 5000])
