@@ -324,8 +324,10 @@ HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
 # Each web process reads, in one query every PUSH_HEALING_SECONDS, the version of the games its
-# table sockets show, and re-renders those behind (a lost push: games.push_healing).
+# table sockets show, and re-renders those behind by a version older than
+# PUSH_HEALING_GRACE_SECONDS (younger, its push may still be on its way: games.push_healing).
 PUSH_HEALING_SECONDS = float(os.environ.get("PUSH_HEALING_SECONDS", "1"))
+PUSH_HEALING_GRACE_SECONDS = float(os.environ.get("PUSH_HEALING_GRACE_SECONDS", "0.3"))
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
