@@ -139,9 +139,10 @@ class Player:
 
     def see(self, html: str) -> None:
         version = version_of(html)
-        if self.answer is not None and not self.answer.done():
-            if version is None or version > self.answer_above or RE_REFUSAL.search(html):
-                self.answer.set_result(html)
+        answer = self.answer
+        is_answer = version is None or version > self.answer_above or RE_REFUSAL.search(html)
+        if answer is not None and not answer.done() and is_answer:
+            answer.set_result(html)
         if "data-redirect" in html:
             self.redirected = True
         if version is None:
