@@ -12,7 +12,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12; do \
 	  echo "$$HOME/.pyenv/versions/$$v/bin/python3"; exit; \
 	done)
 
-.PHONY: run test install services db lint bench-engine bench
+.PHONY: run test install services db lint bench-engine bench bench-topology
 
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (python3.13/python3.12 or pyenv); none found." >&2; exit 1; fi
@@ -56,3 +56,9 @@ bench-engine: install
 bench: db
 	$(PY) -m pip install --quiet -e '.[dev,bench]' -c constraints.txt
 	$(PY) -m bench $(if $(QUICK),--quick,)
+
+# Past one machine, on loopback: two machines behind HAProxy, the channel layer over two Redis,
+# machine A killed mid-play (docs/capacity.md). Installs haproxy from Debian if missing.
+bench-topology: db
+	$(PY) -m pip install --quiet -e '.[dev,bench]' -c constraints.txt
+	BENCH_DB=$${BENCH_DB:-barajamos_bench_topology} $(PY) -m bench.topology

@@ -4,6 +4,7 @@ free of Django):
     python -m bench.dbtool users N PASSWORD   create bench0000..bench{N-1} (pre-hashed password)
     python -m bench.dbtool games              one JSON line: every game's state summary
     python -m bench.dbtool ended TABLE_ID     one JSON line: its game's status and end time
+    python -m bench.dbtool log                one JSON line: every game's log, seq by seq
 """
 
 import json
@@ -56,12 +57,28 @@ def game_end(table_id: int) -> dict:
     return {"status": game.status, "ended_at": end.at.timestamp() if end else None}
 
 
+def games_log() -> dict:
+    """{table id: [[seq, seat, kind, decision type], ...]} of every game's action log."""
+    from games.models import GameAction
+
+    out: dict = {}
+    rows = GameAction.objects.order_by("game_id", "seq").values_list(
+        "game__table_id", "seq", "seat", "kind", "payload"
+    )
+    for table_id, seq, seat, kind, payload in rows:
+        kind_of = payload.get("type") if isinstance(payload, dict) else None
+        out.setdefault(table_id, []).append([seq, seat, kind, kind_of])
+    return out
+
+
 def main(argv: list[str]) -> None:
     django.setup()
     if argv[0] == "users":
         create_users(int(argv[1]), argv[2])
     elif argv[0] == "games":
         print(json.dumps(games_summary()))
+    elif argv[0] == "log":
+        print(json.dumps(games_log()))
     elif argv[0] == "ended":
         print(json.dumps(game_end(int(argv[1]))))
     else:

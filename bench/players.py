@@ -27,6 +27,7 @@ RE_BET_MIN = re.compile(r'name="amount" min="(\d+)"')
 RE_CSRF_FORM = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RE_CSRF_HEADER = re.compile(r'"X-CSRFToken": "([^"]+)"')
 RE_MY_TABLE = re.compile(r"/salle/tables/(\d+)/quitter/")
+RE_REFUSAL = re.compile(r'class="(tpanel__refusal|table-flash__message)"')
 PASSWORD = "bench-password-1234"
 # The site's HEARTBEAT_SECONDS (the bench servers get the same environment).
 HEARTBEAT_SECONDS = float(os.environ.get("HEARTBEAT_SECONDS", "20"))
@@ -56,7 +57,10 @@ class Player:
         self.on_version = None  # callback(seat_player, version, monotonic time)
         self.messages = 0
         self.redirected = False
-        self.answer: asyncio.Future | None = None  # the next message: a socket decision's answer
+        # A socket decision's answer: the next message showing a version above `answer_above`,
+        # or a refusal (a presence change may render the current version meanwhile).
+        self.answer: asyncio.Future | None = None
+        self.answer_above = -1
 
     async def login(self) -> None:
         page = await self.http.get("/comptes/connexion/")
@@ -134,11 +138,13 @@ class Player:
             pass
 
     def see(self, html: str) -> None:
-        if self.answer is not None and not self.answer.done():
-            self.answer.set_result(html)
+        version = version_of(html)
+        answer = self.answer
+        is_answer = version is None or version > self.answer_above or RE_REFUSAL.search(html)
+        if answer is not None and not answer.done() and is_answer:
+            answer.set_result(html)
         if "data-redirect" in html:
             self.redirected = True
-        version = version_of(html)
         if version is None:
             return
         if version >= self.version:
@@ -208,6 +214,8 @@ class Table:
         self.rng = rng
         self.table_id: int | None = None
         self.applied: list[tuple[int, int]] = []  # (table id, version after) of each 200
+        # (table id, version after, seat, decision type) of each 200: what the log must hold.
+        self.acknowledged: list[tuple[int, int, int, str]] = []
         # Decisions whose POST got no answer (the web process went away): applied or not.
         self.unanswered: dict[int, int] = {}
         self._waiting: tuple[int, asyncio.Event] | None = None
@@ -345,6 +353,8 @@ class Table:
         if status != 200 or new_version is None:
             return
         self.applied.append((self.table_id, new_version))
+        seat = self.players.index(player)
+        self.acknowledged.append((self.table_id, new_version, seat, data["type"]))
         stats.actions += 1
         done = await self.wait_all(new_version, self.UPDATE_TIMEOUT)
         if done is None:
@@ -363,6 +373,7 @@ class Table:
         refusal (409/422 over HTTP, "refused" here)."""
         loop = asyncio.get_running_loop()
         player.answer = loop.create_future()
+        player.answer_above = current
         try:
             await player.ws.send(json.dumps({"type": "decide", "fields": data}))
             text = await asyncio.wait_for(player.answer, self.UPDATE_TIMEOUT * 6)

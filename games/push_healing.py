@@ -3,10 +3,16 @@
 A push can be lost (the channel layer restarting, a group message expired under load, a Redis
 shard failing over): the socket then shows an old version until the next change, which for a
 player waiting on the others may never come. Every PUSH_HEALING_SECONDS, ONE query reads the
-version of every game this process's table sockets show; a socket behind at two checks in a
-row, at the same version (so healed within two periods; a push merely on its way is not sent
-twice) is sent "game.changed" on its own channel, as the lost push would have been, and renders
-the version it missed.
+version of every game this process's table sockets show, and when the game was last written; a
+socket behind a version older than PUSH_HEALING_GRACE_SECONDS is sent "game.changed" on its own
+channel, as the lost push would have been, and renders the version it missed: healed within one
+period plus the grace. A version younger than the grace is left to its push, which may still be
+on its way (a busy process): sending it twice would add load where there is the most. (The
+socket renders a version once: of a push and its heal, whichever comes second is dropped.)
+
+The grace compares the database's `Game.updated` (written by the process that applied the
+decision) with this process's clock: machines keep their clocks within milliseconds (NTP); a
+skew only moves the heal by that much.
 
 One `ShownVersions` per process (`SHOWN`); its loop starts with the first table socket on the
 running event loop (as games.heartbeats)."""
@@ -14,10 +20,12 @@ running event loop (as games.heartbeats)."""
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils import timezone
 
 from games import selectors
 
@@ -32,7 +40,6 @@ _versions_async = database_sync_to_async(
 class ShownVersions:
     def __init__(self):
         self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (game id, version shown)
-        self.suspects: dict[str, tuple[int, int]] = {}  # those behind at the last check
         self.loop_task: asyncio.Task | None = None
 
     def reset(self) -> None:
@@ -48,24 +55,21 @@ class ShownVersions:
 
     def forget(self, channel_name: str) -> None:
         self.sockets.pop(channel_name, None)
-        self.suspects.pop(channel_name, None)
 
-    def behind(self, versions: dict[int, int]) -> list[tuple[str, int, int]]:
-        """(channel name, game id, version) of each socket older than its game's `versions`
-        at this check AND the previous one, still at the same version: a push merely on its
-        way (a busy process) is not sent twice, which would add load when there is the most."""
-        now_behind = {
-            channel_name: (game_id, shown)
+    def behind(
+        self, versions: dict[int, tuple[int, datetime]], *, now: datetime, grace: float
+    ) -> list[tuple[str, int, int]]:
+        """(channel name, game id, version) of each socket older than its game's version in
+        `versions` ({game id: (version, written at)}), when that version was written more than
+        `grace` seconds before `now`: a younger one's push may still be on its way."""
+        written_before = now - timedelta(seconds=grace)
+        return [
+            (channel_name, game_id, versions[game_id][0])
             for channel_name, (game_id, shown) in list(self.sockets.items())
-            if versions.get(game_id, shown) > shown
-        }
-        lost = [
-            (channel_name, game_id, versions[game_id])
-            for channel_name, (game_id, shown) in now_behind.items()
-            if self.suspects.get(channel_name) == (game_id, shown)
+            if game_id in versions
+            and versions[game_id][0] > shown
+            and versions[game_id][1] <= written_before
         ]
-        self.suspects = now_behind
-        return lost
 
     async def check(self) -> None:
         game_ids = {game_id for game_id, _ in self.sockets.values()}
@@ -76,8 +80,11 @@ class ShownVersions:
         except Exception:
             log.exception("versions of the shown games not read; trying again")
             return
+        lost = self.behind(versions, now=timezone.now(), grace=settings.PUSH_HEALING_GRACE_SECONDS)
+        if not lost:
+            return
         layer = get_channel_layer()
-        for channel_name, game_id, version in self.behind(versions):
+        for channel_name, game_id, version in lost:
             event = {"type": "game.changed", "game_id": game_id, "version": version}
             try:
                 await layer.send(channel_name, event)

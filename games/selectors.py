@@ -2,7 +2,7 @@
 
 import math
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_related_objects
@@ -139,9 +139,11 @@ def game_with_seats(game_id: int) -> Game | None:
     return games.filter(pk=game_id).first()
 
 
-def game_versions(game_ids) -> dict[int, int]:
-    """{game id: version} of these games, in one query (the sockets' lost-push check)."""
-    return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "version"))
+def game_versions(game_ids) -> dict[int, tuple[int, datetime]]:
+    """{game id: (version, when the game was last written)} of these games, in one query (the
+    sockets' lost-push check: a version younger than its grace may still be on its way)."""
+    rows = Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "version", "updated")
+    return {pk: (version, updated) for pk, version, updated in rows}
 
 
 def game_seats_prefetch() -> Prefetch:

@@ -150,12 +150,19 @@ if DB_POOL_MAX > 0:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# The channel layer's Redis servers (comma separated, the same list in the same order in every
+# web process and worker): groups and sockets are sharded over them (musweb.channel_layer).
+CHANNELS_REDIS_URLS = [
+    url.strip()
+    for url in os.environ.get("CHANNELS_REDIS_URLS", REDIS_URL).split(",")
+    if url.strip()
+]
 # musweb.ratelimit's counters (shared by every web process); tests use their own prefix.
 RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "musweb.channel_layer.ShardedRedisChannelLayer",
         "CONFIG": {
             # redis-py 8 reads with a 5 s socket timeout by default, the very time an idle
             # socket's BZPOPMIN blocks for (channels_redis' brpop_timeout): an idle consumer
@@ -165,10 +172,11 @@ CHANNEL_LAYERS = {
             # "changed" was lost (make bench, 100 actions/s offered). Redis takes 10,000.
             "hosts": [
                 {
-                    "address": REDIS_URL,
+                    "address": url,
                     "socket_timeout": 30,
                     "max_connections": int(os.environ.get("CHANNELS_MAX_CONNECTIONS", "1000")),
                 }
+                for url in CHANNELS_REDIS_URLS
             ],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
             # Every socket of a web process receives through ONE Redis key, and `capacity`
@@ -324,8 +332,10 @@ HEARTBEAT_LIMIT_SECONDS = float(os.environ.get("HEARTBEAT_LIMIT_SECONDS", "75"))
 SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
 # Each web process reads, in one query every PUSH_HEALING_SECONDS, the version of the games its
-# table sockets show, and re-renders those behind (a lost push: games.push_healing).
+# table sockets show, and re-renders those behind by a version older than
+# PUSH_HEALING_GRACE_SECONDS (younger, its push may still be on its way: games.push_healing).
 PUSH_HEALING_SECONDS = float(os.environ.get("PUSH_HEALING_SECONDS", "1"))
+PUSH_HEALING_GRACE_SECONDS = float(os.environ.get("PUSH_HEALING_GRACE_SECONDS", "0.3"))
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))

@@ -1,17 +1,24 @@
 """A lost push heals: with a real daphne, a table socket that missed the "game.changed" of a
 decision (its channel taken out of the game's group, so the push never reaches it) is sent the
-new version by its web process's once-a-second check (games.push_healing)."""
+new version by its web process's once-a-second check (games.push_healing), at the first check
+that finds the version older than the grace; a version younger than the grace is left to its
+push; the check is one query whatever the number of games."""
 
 import asyncio
+import time
+from datetime import timedelta
 
 import pytest
 import websockets
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
+from django.utils import timezone
 
+from games import selectors
 from games.broadcast import game_group
-from games.models import SeatConnection
+from games.models import Game, SeatConnection
+from games.push_healing import ShownVersions
 from games.services import play
 from tests import processes
 
@@ -59,6 +66,45 @@ async def test_a_socket_that_missed_a_push_is_sent_the_new_version(daphne, start
     await database_sync_to_async(play.game_apply_action)(
         user=ane, game_id=started_game.pk, version=0, action={"type": "mus"}
     )
+    applied = time.monotonic()
     healed = await next_version_shown(socket, 1, timeout=15)  # generous: a shared machine
     assert "ane : Mus" in healed.replace("&#x27;", "'")
+    print(f"\nlost push healed after {time.monotonic() - applied:.2f} s (check every 1 s)")
     await socket.close()
+
+
+def shown_at(sockets: dict[str, tuple[int, int]]) -> ShownVersions:
+    shown = ShownVersions()
+    shown.sockets.update(sockets)
+    return shown
+
+
+def test_a_socket_behind_an_older_version_is_healed_at_the_first_check():
+    now = timezone.now()
+    shown = shown_at({"a": (7, 3), "b": (7, 4), "c": (8, 2)})
+    versions = {7: (4, now - timedelta(seconds=0.5)), 8: (2, now - timedelta(seconds=9))}
+    assert shown.behind(versions, now=now, grace=0.3) == [("a", 7, 4)]
+
+
+def test_a_version_younger_than_the_grace_is_left_to_its_push():
+    now = timezone.now()
+    shown = shown_at({"a": (7, 3)})
+    assert shown.behind({7: (4, now - timedelta(seconds=0.1))}, now=now, grace=0.3) == []
+    later = now + timedelta(seconds=1)  # the next check: still behind, now past the grace
+    assert shown.behind({7: (4, now - timedelta(seconds=0.1))}, now=later, grace=0.3) == [
+        ("a", 7, 4)
+    ]
+
+
+def test_a_game_gone_from_the_read_heals_nothing():
+    shown = shown_at({"a": (7, 3)})
+    assert shown.behind({}, now=timezone.now(), grace=0.3) == []
+
+
+def test_the_versions_of_the_shown_games_are_one_query(started_game, django_assert_num_queries):
+    Game.objects.filter(pk=started_game.pk).update(version=5)
+    with django_assert_num_queries(1):
+        versions = selectors.game_versions({started_game.pk, started_game.pk + 1000})
+    version, written = versions[started_game.pk]
+    assert version == 5 and written <= timezone.now()
+    assert list(versions) == [started_game.pk]
