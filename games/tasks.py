@@ -43,6 +43,7 @@ def robot_play(game_id: int, version: int) -> bool:
     return robots.robot_play(game_id=game_id, version=version)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def revanche_lapse(revanche_id: int) -> bool:
     """Due at the revanche offer's expiry: lapse it if it is still open."""
     return revanche.revanche_lapse_if_due(revanche_id=revanche_id) is not None

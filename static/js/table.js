@@ -27,7 +27,11 @@
   document.addEventListener("htmx:confirm", function (event) {
     var form = event.detail.elt;
     if (!socket) return;  // known open between htmx:wsOpen and htmx:wsClose
-    if (!form || form.tagName !== "FORM" || !form.closest("#mus-table")) return;
+    if (!form || form.tagName !== "FORM") return;
+    // Only the decisions (the forms posting to the table's act URL) go up the socket: the
+    // revanche's and any other form keep their own endpoint.
+    var table = form.closest("#mus-table");
+    if (!table || form.getAttribute("hx-post") !== table.dataset.actUrl) return;
     if (event.detail.verb !== "post" || !form.checkValidity()) return;
     var fields = {};
     new FormData(form).forEach(function (value, name) {

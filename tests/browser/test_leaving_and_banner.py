@@ -158,12 +158,13 @@ def test_a_page_closes_the_three_others_see_the_banner_and_its_countdown(started
 def test_a_refused_decision_is_told_next_to_the_buttons(started, cast, page_for, viewport):
     page = table_page(page_for, cast[0], started, viewport)
 
-    # A stale page: the version it posts is behind the game's (as after a lost push).
-    def stale(route):
-        route.continue_(post_data=route.request.post_data.replace("version=0", "version=99"))
-
-    page.route("**/jouer/", stale)
     wait_connected(started, [cast[0]])
+    # A stale page: the version its forms send is not the game's (as after a lost push); the
+    # decision goes up the socket, or as a POST, both answered by games.decisions.
+    page.evaluate(
+        "document.querySelectorAll('#decision-panel input[name=version]')"
+        ".forEach(input => { input.value = '99'; })"
+    )
     page.locator("#decision-panel").get_by_role("button", name=re.compile("^Mus")).click()
     # a push landing just after the answer (the socket's first one, or the change that made
     # the click stale) renders the panel without the message: it stays meanwhile

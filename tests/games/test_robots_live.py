@@ -63,6 +63,12 @@ def the_log(game):
     return list(game.actions.order_by("seq")), list(GameSeat.objects.filter(game=game))
 
 
+def refusal_of(response) -> str:
+    """The French refusal a 4xx answer shows in the decision panel."""
+    found = re.search(r"tpanel__refusal[^>]*>([^<]*)<", response.content.decode())
+    return found.group(1) if found else response.content.decode()[:300]
+
+
 def replayed_states(game, rows) -> dict[int, dict]:
     """The state at every version, replayed from the stored decks and the log's plays."""
     stored = game.state
@@ -96,7 +102,7 @@ async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
             action = pick_action(state, 0, rng)
             response = await post(client, table, form_data(game.version, action))
             # 409: a robot of the simultaneous discard acted first; read the game again
-            assert response.status_code in (200, 409), response.content
+            assert response.status_code in (200, 409), (action, refusal_of(response))
             received.append(response.content.decode())
             mine += response.status_code == 200
         else:

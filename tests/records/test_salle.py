@@ -39,7 +39,7 @@ def test_the_names_reputations_cost_one_query_whatever_the_tables(
     for n in range(6):
         host = make_user(f"hote{n}")
         salle.table_create(user=host, kings=4)
-    with django_assert_num_queries(5):  # the salle's four, the names' reputations
+    with django_assert_num_queries(6):  # the salle's four, the friends, the names' reputations
         html, _page = fragments.salle_fragment(ane, reputations=reputations)
     assert html.count('class="reputation"') == 6
 
