@@ -11,7 +11,6 @@ name on commit) and the beat's sweep is its safety net; both call `revanche_laps
 Every write locks the revanche row first, before the table and the users its start locks."""
 
 import logging
-import secrets
 from datetime import timedelta
 
 from celery import current_app
@@ -22,8 +21,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
-from games.services import locks, salle
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche
+from games.services import locks, robots, salle
 from games.services.errors import SalleError
 
 log = logging.getLogger(__name__)
@@ -173,7 +172,7 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
             for number in range(1, SEAT_COUNT):
                 current = users[revanche.seats[number]]
                 if number in revanche.robots:
-                    _robot_seat(table, current, number)
+                    robots.robot_seat_insert(table, current, number)
                 else:
                     salle.seat_take(
                         user=current,
@@ -193,17 +192,6 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
     revanche.status, revanche.table = Revanche.Status.STARTED, table
     revanche.save(update_fields=["status", "table"])
     broadcast.revanche_changed(game.pk, table_id=table.pk)
-
-
-def _robot_seat(table: Table, robot_user, number: int) -> Seat:
-    """A robot's seat: robots sit at many tables at once, so none of the people's checks."""
-    return Seat.objects.create(
-        table=table,
-        user=robot_user,
-        number=number,
-        robot=True,
-        client_seed=secrets.token_hex(16),
-    )
 
 
 def _users(user_ids):

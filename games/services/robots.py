@@ -148,12 +148,7 @@ def robot_play(*, game_id: int, version: int) -> bool:
 
 def _lock_host_table(table_id, user) -> tuple[Table, dict[int, Seat]]:
     """The locked open table, if `user` hosts it, and its seats by number."""
-    try:
-        table = locks.table(int(table_id))
-    except (TypeError, ValueError):
-        table = None
-    if table is None:
-        raise SalleError(_("Cette table n’existe pas."))
+    table = salle.lock_table(table_id)
     if table.status != Table.Status.OPEN:
         raise SalleError(_("La partie a déjà commencé à cette table."))
     if table.host_id != user.pk:
@@ -168,9 +163,15 @@ def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:
     robot = next(iter(robot_accounts(seated)), None)
     if robot is None:  # every name taken by people: never with eight names and three seats
         raise SalleError(_("Aucun robot n’est disponible."))
+    return robot_seat_insert(table, robot, number)
+
+
+def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
+    """A robot's seat, with a seed of the site's: robots sit at many tables at once, so none of
+    the people's checks (the revanche seats its robots again through this too)."""
     return Seat.objects.create(
         table=table,
-        user=robot,
+        user=robot_user,
         number=number,
         robot=True,
         client_seed=secrets.token_hex(16),

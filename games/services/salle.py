@@ -100,7 +100,7 @@ def seat_take(
         raise SalleError(_("Cette place n’existe pas."))
     seed = _client_seed(client_seed)
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         _check_open(table)
         _lock_user(user)
         seats = {seat.number: seat for seat in table.seats.all()}
@@ -129,7 +129,7 @@ def seat_seed_set(*, user, table_id: int, seed: str) -> Seat:
     """Change one's own seed at an open table: the seeds are fixed when the partie starts."""
     seed = _client_seed(seed, required=True)
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         if table.status == Table.Status.PLAYING:
             raise SalleError(_("Les graines sont fixées : la partie a commencé."))
         _check_open(table)
@@ -181,7 +181,7 @@ def seat_leave(*, user, table_id: int) -> Table:
     order; never a robot); the last person to leave deletes the table, robots and all (nothing
     was played there, and a table of robots only never exists)."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         _check_open(table)
         seats = list(table.seats.order_by("number"))
         mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -206,7 +206,7 @@ def table_start(*, user, table_id: int, decks=None, first_mano: int | None = Non
     """The host starts a full table: the game is dealt in the same transaction and every
     seated player goes to the table page. `decks` and `first_mano`: for tests only."""
     with transaction.atomic():
-        table = _lock_table(table_id)
+        table = lock_table(table_id)
         _check_can_start(table, user)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated"])
@@ -258,7 +258,8 @@ def _draw_missing_seeds(table: Table) -> None:
             seat.save(update_fields=["client_seed"])
 
 
-def _lock_table(table_id) -> Table:
+def lock_table(table_id) -> Table:
+    """The table `table_id` locked for this transaction; a French refusal if there is none."""
     try:
         table = locks.table(int(table_id))
     except (TypeError, ValueError):
