@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games import engine
@@ -65,7 +66,19 @@ def choose(page, state) -> None:
         page.locator("#discard-form button[type='submit']").click()
         return
     form = page.locator(f"#decision-panel form:has(input[name='type'][value='{action['type']}'])")
-    form.locator("button[type='submit']").first.click()
+    click_through_pushes(form.locator("button[type='submit']").first)
+
+
+def click_through_pushes(button) -> None:
+    """Click, again if a push re-rendered the panel under the pointer each time (the locator
+    finds the new button; on a loaded machine pushes may land during several tries)."""
+    for _ in range(3):
+        try:
+            button.click(timeout=4000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+    button.click(timeout=4000)
 
 
 def wait_version_past(table, version: int, timeout: float = 5.0) -> None:
