@@ -91,6 +91,7 @@ def test_public_pages(new_page):
         ("connexion", "/comptes/connexion/"),
         ("inscription", "/comptes/inscription/"),
         ("mot de passe oublié", "/comptes/mot-de-passe/oublie/"),
+        ("mélange vérifiable", "/melange-verifiable/"),
     ]:
         page.goto(url)
         problems += axe_problems(page, name)
@@ -115,6 +116,10 @@ def test_salle_empty_and_with_tables(cast, page_for, in_thread):
     problems += axe_problems(page, "salle avec tables")
     page.goto("/comptes/mot-de-passe/")
     problems += axe_problems(page, "mot de passe")
+    page.goto(f"/joueurs/{cast[0].username}/")
+    problems += axe_problems(page, "profil")
+    page.goto("/classement/")
+    problems += axe_problems(page, "classement")
     assert_clean(problems)
 
 
