@@ -4,7 +4,9 @@ a payload.
 
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
-- ``game-<game_id>``: "game.changed" {game_id, version}; "game.ended" {game_id, status, reason};
+- ``game-<game_id>-processes`` (the web processes with a socket of the game, not each socket:
+  games.push_fanout): "game.changed" {game_id, version}.
+- ``game-<game_id>`` (each table socket of the game): "game.ended" {game_id, status, reason};
   "game.presence" {game_id} -- a seat went away or came back (the version did not change);
   "game.revanche" {game_id, table_id} -- the revanche offered after it changed (table_id: the
   new table, once it started).
@@ -28,6 +30,10 @@ def game_group(game_id: int) -> str:
     return f"game-{game_id}"
 
 
+def game_processes_group(game_id: int) -> str:
+    return f"game-{game_id}-processes"
+
+
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
@@ -43,9 +49,10 @@ def salle_changed(*, started_table_id: int | None = None) -> None:
 
 
 def game_changed(game_id: int, version: int) -> None:
-    """Game `game_id` is now at `version`: each player's socket renders its own view."""
+    """Game `game_id` is now at `version`: each player's socket renders its own view. One
+    message per web process holding a socket of the game (games.push_fanout)."""
     event = {"type": "game.changed", "game_id": game_id, "version": version}
-    transaction.on_commit(lambda: _send(game_group(game_id), event))
+    transaction.on_commit(lambda: _send(game_processes_group(game_id), event))
 
 
 def game_ended(game_id: int, *, status: str, reason: str) -> None:

@@ -22,7 +22,6 @@ Whatever a handler raises, the socket's cleanup (groups, presence, the count of 
 and the socket closes (1011: the page reconnects for a full render)."""
 
 import asyncio
-import functools
 import json
 import logging
 from typing import NoReturn
@@ -31,18 +30,18 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from games import decisions, push_batch, selectors, sessions_watch, sockets
+from games import decisions, push_fanout, selectors, sessions_watch, sockets
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.heartbeats import HEARTBEATS
+from games.push_fanout import FANOUT
 from games.push_healing import SHOWN
 from games.services import presence, salle
+from games.threads import in_thread
 from musweb import ratelimit
 
 KICKED_CLOSE_CODE = 4003
@@ -65,25 +64,6 @@ SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
 PUSH_WINDOW = 0.25
 
 log = logging.getLogger(__name__)
-
-
-def _render(function):
-    """Run a rendering function (or a short database write) off the shared sync thread, so
-    many sockets work side by side (each call opens and closes its own database connection),
-    with the site's language active: a socket's thread has none, and every {% translate %}
-    then looked it up the slow way (asgiref's Local raising AttributeError, under its lock),
-    a fifth of a push's CPU under load."""
-
-    @functools.wraps(function)
-    def in_site_language(*args, **kwargs):
-        with translation.override(settings.LANGUAGE_CODE):
-            return function(*args, **kwargs)
-
-    return database_sync_to_async(in_site_language, thread_sensitive=False)
-
-
-async def _hop(function, *args, **kwargs):
-    return await _render(function)(*args, **kwargs)
 
 
 def reputations(user_ids):
@@ -276,7 +256,7 @@ class SalleConsumer(UserSocket):
         return reverse("games:salle")
 
     async def tables_seen(self):
-        await _render(salle.tables_seen_by)([self.scope["user"].pk])
+        await in_thread(salle.tables_seen_by)([self.scope["user"].pk])
 
     async def heartbeat(self):
         """Marked in memory, written with the others once a second (games.heartbeats)."""
@@ -334,7 +314,7 @@ class SalleConsumer(UserSocket):
     async def send_salle(self):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
         try:
-            html, shown = await _render(fragments.salle_fragment)(
+            html, shown = await in_thread(fragments.salle_fragment)(
                 self.scope["user"],
                 page=page,
                 nav=self.nav,
@@ -378,6 +358,7 @@ class TableConsumer(UserSocket):
     rendered_version = -1
     tracked = False  # a SeatConnection row stands for this socket
     closed = False
+    fanned_out = False  # a member of games.push_fanout
 
     async def connect(self):
         user = self.authenticated_user()
@@ -391,7 +372,12 @@ class TableConsumer(UserSocket):
             await self.close()
             return
         self.game_id, self.table_id = found[0], table_id
+        # One render or decision at a time: a push rendered before a decision's answer must
+        # not be sent after it (games.push_fanout pushes from outside this consumer's loop).
+        self.send_lock = asyncio.Lock()
         await self.join(game_group(self.game_id))
+        await FANOUT.join(self.game_id, self)
+        self.fanned_out = True
         await self.accept()
         await self.track()
         await self.send_table()
@@ -400,11 +386,11 @@ class TableConsumer(UserSocket):
         return reverse("games:table", args=[self.table_id])
 
     async def track(self):
-        self.tracked = await _render(presence.seat_connect)(
+        self.tracked = await in_thread(presence.seat_connect)(
             game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name
         )
         if self.tracked and self.closed:  # closed while recording (a re-recording)
-            await _render(presence.seat_disconnect)(channel_name=self.channel_name)
+            await in_thread(presence.seat_disconnect)(channel_name=self.channel_name)
         elif self.tracked:
             HEARTBEATS.watch(self.channel_name)
 
@@ -420,14 +406,15 @@ class TableConsumer(UserSocket):
         "game.changed" that follows is not rendered again for this socket."""
         if self.closed or self.game_id is None:
             return
-        answer = await _render(decisions.decide)(
-            user=self.scope["user"],
-            table_id=self.table_id,
-            data=decisions.socket_fields(message),
-        )
-        await self.send(text_data=answer.html)
-        if answer.version is not None:
-            self.shown(answer.version)
+        async with self.send_lock:
+            answer = await in_thread(decisions.decide)(
+                user=self.scope["user"],
+                table_id=self.table_id,
+                data=decisions.socket_fields(message),
+            )
+            await self.send(text_data=answer.html)
+            if answer.version is not None:
+                self.shown(answer.version)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
@@ -444,17 +431,20 @@ class TableConsumer(UserSocket):
         self.closed = True
         HEARTBEATS.forget(self.channel_name)
         SHOWN.forget(self.channel_name)
+        if self.fanned_out:
+            self.fanned_out = False
+            await FANOUT.leave(self.game_id, self)
         if self.tracked:
             self.tracked = False
-            await _render(presence.seat_disconnect)(channel_name=self.channel_name)
+            await in_thread(presence.seat_disconnect)(channel_name=self.channel_name)
 
     async def game_presence(self, event):
         await self.send_table()
 
     async def game_changed(self, event):
-        version = event.get("version", 0)
-        if version > self.rendered_version:  # an older event: already shown
-            await self.send_table(min_version=version)
+        """A version this socket missed, sent on its own channel (games.push_healing); the
+        pushes of every decision come through games.push_fanout."""
+        await self.catch_up(event.get("version", 0))
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
@@ -476,13 +466,38 @@ class TableConsumer(UserSocket):
             await self.send_table()
 
     async def send_table(self, *, min_version: int | None = None):
-        if min_version is None:  # a connect, a presence change: this socket alone, fresh
-            pushed = await _render(fragments.table_push)(self.game_id, self.scope["user"])
-        else:  # a new version: rendered with this process's other sockets of the game
-            pushed = await push_batch.table_push(
-                _hop, self.game_id, self.scope["user"], min_version=min_version
-            )
-        if pushed is None:
+        """This player's render: fresh (a connect, a presence change, an ending: what changed
+        is not in the version), or at least `min_version` unless already shown."""
+        user = self.scope["user"]
+        async with self.send_lock:
+            if min_version is None:
+                pushed = await in_thread(fragments.table_push)(self.game_id, user)
+            elif min_version <= self.rendered_version:
+                return
+            else:
+                rendered = await push_fanout.render_pushes(self.game_id, [user], min_version)
+                pushed = rendered.get(user.pk)
+            await self.send_pushed(pushed)
+
+    def busy(self) -> bool:
+        """A decision or a render of this socket is under way (games.push_fanout)."""
+        return self.send_lock.locked()
+
+    async def catch_up(self, version: int) -> None:
+        """Render `version` (or later) unless this socket already shows it."""
+        if version > self.rendered_version and not self.closed:
+            await self.send_table(min_version=version)
+
+    async def deliver(self, pushed) -> None:
+        """A push rendered with this process's other sockets of the game (games.push_fanout):
+        sent unless this socket meanwhile showed that version or a later one."""
+        async with self.send_lock:
+            if self.closed or (pushed is not None and pushed[1] <= self.rendered_version):
+                return
+            await self.send_pushed(pushed)
+
+    async def send_pushed(self, pushed) -> None:
+        if pushed is None:  # no longer a player of this game
             await self.close()
             return
         html, version = pushed

@@ -28,11 +28,12 @@ class Answer:
 def apply(*, user, table_id: int, data: QueryDict) -> Game:
     """Parse the form's fields and apply the decision; raises Refused (a French message)."""
     version, action = forms.parse_decision(data)
-    game = play.game_apply_action(table_id=table_id, user=user, version=version, action=action)
     # The actor renders this very copy (locked, with its table and seats); the other players'
-    # sockets in this process render it too instead of loading it again.
-    game_cache.remember(game)
-    return game
+    # sockets in this process render it too instead of loading it again: cached on commit,
+    # before the broadcast that makes them render it.
+    return play.game_apply_action(
+        table_id=table_id, user=user, version=version, action=action, committed=game_cache.remember
+    )
 
 
 def decide(*, user, table_id: int, data: QueryDict, request=None) -> Answer:

@@ -80,16 +80,19 @@ def fresh_channel_layer():
 
 @pytest.fixture(autouse=True)
 def fresh_heartbeats():
-    """No table socket of an earlier test is watched, and no flushing (or lost-push checking)
-    loop of its event loop is kept."""
+    """No table socket of an earlier test is watched, and no flushing (lost-push checking,
+    push fan-out) loop of its event loop is kept."""
     from games.heartbeats import HEARTBEATS
+    from games.push_fanout import FANOUT
     from games.push_healing import SHOWN
 
     HEARTBEATS.reset()
     SHOWN.reset()
+    FANOUT.reset()
     yield
     HEARTBEATS.reset()
     SHOWN.reset()
+    FANOUT.reset()
 
 
 @pytest.fixture(autouse=True)

@@ -311,7 +311,7 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
 
 def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:
     """`table_push` for several players of one game at once, {user id: push}: the game is
-    read (or taken from the cache) once for all (games.push_batch)."""
+    read (or taken from the cache) once for all (games.push_fanout)."""
     return {user.pk: table_push(game_id, user, min_version=min_version) for user in users}
 
 

@@ -35,6 +35,11 @@ def game_for_render(game_id: int, *, min_version: int | None = None) -> Game | N
         return game
 
 
+def cached(game_id: int, min_version: int) -> Game | None:
+    """The cached game at `min_version` or later, or None: never a query."""
+    return _cached(game_id, min_version)
+
+
 def remember(game: Game) -> None:
     """A game just saved by this process, with its table and seats (the decision's own copy):
     the sockets rendering its version need not load it."""

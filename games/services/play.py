@@ -17,6 +17,7 @@
 
 import logging
 import secrets
+from collections.abc import Callable
 
 from celery import current_app
 from django.conf import settings
@@ -94,16 +95,25 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
 
 
 def game_apply_action(
-    *, user, version: int, action: dict, table_id: int | None = None, game_id: int | None = None
+    *,
+    user,
+    version: int,
+    action: dict,
+    table_id: int | None = None,
+    game_id: int | None = None,
+    committed: Callable[[Game], None] | None = None,
 ) -> Game:
     """Apply one decision of `user` if it was taken at the current `version`, to the game of
     `table_id` (the table's POST endpoint: no query to find the game first, a table has one
     game) or to the game `game_id`. Returns the game with its table and its seats (and their
-    users) prefetched, for the actor's own render."""
+    users) prefetched, for the actor's own render. `committed(game)` runs once the decision
+    is committed, before its broadcast (the web process caches the game its sockets render)."""
     if (table_id is None) == (game_id is None):
         raise TypeError("game_apply_action needs one of table_id and game_id")
     with transaction.atomic():
         game = _lock_game_to_play(game_id, table_id=table_id)
+        if committed is not None:
+            transaction.on_commit(lambda: committed(game))
         seat = _seat_number(game, user)
         game_play_locked(game=game, seat=seat, version=version, action=action)
     return game

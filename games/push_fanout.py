@@ -1,0 +1,143 @@
+"""One message per web process per decision: this process's table sockets of a game pushed
+together.
+
+The channel layer delivers a group message once per member. With every table socket a member
+of its game's group, a decision cost one message per player: written to Redis by the group
+send, read back by its process, dispatched to its socket's consumer, each on its own. Here the
+process is the member: the first table socket of a game in this process adds the process's
+own channel to the game's process group (broadcast.game_processes_group), the last one gone
+removes it, and one "game.changed" per process renders every local socket of that game behind
+the version at once (the game taken once from games.display.game_cache) and sends each its
+own player's render. Rendering needs no database when the decision was applied here or
+another socket already loaded that version: it then runs in the event loop, without a hop
+into a thread (which would not run it any sooner: the renders hold the GIL).
+
+The other events of a game (a presence, an ending, a revanche) still reach each socket through
+its own membership of the game's group: they are rare, and each renders for its socket alone.
+
+A lost message is healed like a lost push (games.push_healing): that check sends the socket
+the "game.changed" it missed on its own channel.
+
+One `ProcessFanout` per process (`FANOUT`); it listens on the running event loop from the first
+table socket (as games.heartbeats)."""
+
+import asyncio
+import logging
+
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.utils import translation
+
+from games.broadcast import game_processes_group
+from games.display import fragments, game_cache
+from games.models import Game
+from games.threads import hop
+
+log = logging.getLogger(__name__)
+
+Rendered = tuple[str, int] | None
+
+
+class ProcessFanout:
+    def __init__(self):
+        self.sockets: dict[int, set] = {}  # game id -> this process's table consumers
+        self.layer = None
+        self.channel: str | None = None
+        self.loop_task: asyncio.Task | None = None
+        self.membership: dict[int, asyncio.Lock] = {}
+
+    def reset(self) -> None:
+        """Forget every socket and the listener (tests: each test has its own event loop and
+        channel layer)."""
+        if self.loop_task is not None and not self.loop_task.get_loop().is_closed():
+            self.loop_task.cancel()
+        self.__init__()
+
+    async def join(self, game_id: int, socket) -> None:
+        """`socket` (a TableConsumer with `deliver` and `catch_up`) shows game `game_id`: from
+        now on this process receives its game's changes."""
+        await self._ensure_listening()
+        async with self._membership_lock(game_id):
+            members = self.sockets.setdefault(game_id, set())
+            if not members:
+                await self.layer.group_add(game_processes_group(game_id), self.channel)
+            members.add(socket)
+
+    async def leave(self, game_id: int, socket) -> None:
+        if self.layer is None:
+            return
+        async with self._membership_lock(game_id):
+            members = self.sockets.get(game_id)
+            if members is None or socket not in members:
+                return
+            members.discard(socket)
+            if not members:
+                del self.sockets[game_id]
+                await self.layer.group_discard(game_processes_group(game_id), self.channel)
+
+    async def game_changed(self, game_id: int, version: int) -> None:
+        """Render the new version for every socket of the game behind it, at once, and send
+        each its own render. A socket in the middle of its own decision (or of any render)
+        catches up after it, rendering alone only if it still lacks the version."""
+        behind = [s for s in self.sockets.get(game_id, ()) if s.rendered_version < version]
+        ready = [s for s in behind if not s.busy()]
+        for socket in behind:
+            if socket.busy():
+                asyncio.create_task(socket.catch_up(version))
+        if not ready:
+            return
+        users = {s.scope["user"].pk: s.scope["user"] for s in ready}
+        rendered = await render_pushes(game_id, list(users.values()), version)
+        await asyncio.gather(
+            *(s.deliver(rendered.get(s.scope["user"].pk)) for s in ready), return_exceptions=True
+        )
+
+    def _membership_lock(self, game_id: int) -> asyncio.Lock:
+        return self.membership.setdefault(game_id, asyncio.Lock())
+
+    async def _ensure_listening(self) -> None:
+        loop = asyncio.get_running_loop()
+        layer = get_channel_layer()
+        task = self.loop_task
+        if task is not None and not task.done() and task.get_loop() is loop and layer is self.layer:
+            return
+        if task is not None and not task.get_loop().is_closed():
+            task.cancel()
+        self.__init__()
+        self.layer = layer
+        # The default prefix: channels-redis reads all of a process's channels with one BRPOP.
+        self.channel = await layer.new_channel()
+        self.loop_task = loop.create_task(self.listen(), name="push-fanout")
+
+    async def listen(self) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("push fan-out: receive failed; listening again")
+                await asyncio.sleep(0.5)
+                continue
+            if message.get("type") == "game.changed":
+                game_id, version = message.get("game_id"), message.get("version", 0)
+                asyncio.create_task(self._pushed(game_id, version))
+
+    async def _pushed(self, game_id: int, version: int) -> None:
+        try:
+            await self.game_changed(game_id, version)
+        except Exception:  # the sockets behind are healed (games.push_healing)
+            log.exception("push fan-out of game %s version %s failed", game_id, version)
+
+
+async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Rendered]:
+    """`fragments.table_pushes` for these users: in the event loop when the version is in this
+    process's cache and still playing (no database needed), else in one hop into a thread."""
+    game = game_cache.cached(game_id, version)
+    if game is not None and game.status == Game.Status.PLAYING:
+        with translation.override(settings.LANGUAGE_CODE):
+            return fragments.table_pushes(game_id, users, min_version=version)
+    return await hop(fragments.table_pushes, game_id, users, min_version=version)
+
+
+FANOUT = ProcessFanout()

@@ -1,0 +1,27 @@
+"""The sockets' way into Django's sync code: a thread of their own, the site's language active."""
+
+import functools
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import translation
+
+
+def in_thread(function):
+    """Run a rendering function (or a short database write) off the shared sync thread, so
+    many sockets work side by side (each call opens and closes its own database connection),
+    with the site's language active: a socket's thread has none, and every {% translate %}
+    then looked it up the slow way (asgiref's Local raising AttributeError, under its lock),
+    a fifth of a push's CPU under load."""
+
+    @functools.wraps(function)
+    def in_site_language(*args, **kwargs):
+        with translation.override(settings.LANGUAGE_CODE):
+            return function(*args, **kwargs)
+
+    return database_sync_to_async(in_site_language, thread_sensitive=False)
+
+
+async def hop(function, *args, **kwargs):
+    """`function(*args, **kwargs)` in a thread, as `in_thread` runs it."""
+    return await in_thread(function)(*args, **kwargs)
