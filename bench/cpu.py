@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from bench.players import Stats
-from bench.run import QUICK, Bench, log
+from bench.run import QUICK, Bench, log, per_action
 from bench.stack import Stack, free_port
 
 
@@ -50,7 +50,9 @@ def profiler(folder: str | None, bench: Bench, server: str, name: str, seconds: 
     Path(folder).mkdir(parents=True, exist_ok=True)
     command = [
         *(shutil.which("py-spy") or "py-spy", "record", "-p", str(bench.stack.pid(server))),
-        *("-d", str(int(seconds) + 3), "-r", "200", "--format", "raw", "-s"),
+        # --gil: only the thread holding the GIL is sampled, i.e. where the Python CPU goes
+        # (threads waiting on a queue or a socket are left out).
+        *("-d", str(int(seconds) + 3), "-r", "200", "--format", "raw", "-s", "--gil"),
         *("-o", str(Path(folder) / f"{name}.txt")),
     ]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -103,7 +105,7 @@ async def main_async(args, stack: Stack) -> dict:
     if args.baseline:
         bench.ports["base"] = free_port()
         stack.start_web("base", "daphne", bench.ports["base"], root=Path(args.baseline))
-        windows.insert(0, ("base", "post"))
+        windows[:0] = [("base", way) for way in args.baseline_ways]
     bench.rebase(bench.ports["web"])
     bench.current = "web"
     await bench.setup(bench.ports["web"])
@@ -121,10 +123,17 @@ async def main_async(args, stack: Stack) -> dict:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
             spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
+            await bench.reset(bench.ports[server])
             window, stats = await measure(bench, [server], way == "socket", args.seconds, args.rate)
+            counters = await bench.counters(bench.ports[server])
             if spy is not None:
                 spy.wait()
             result = per_decision(window, idle_rate)
+            # the web process's own counts (renders, pushes, queries...) per decision, warm-up
+            # included (bench.instrument)
+            result["per_decision"] = {
+                k: v for k, v in per_action(counters, stats.actions).items() if not k.endswith("_s")
+            }
             result["statuses"] = {str(k): v for k, v in stats.statuses.items()}
             result["missed"] = stats.missed
             out[f"{server}_{way}_{round_}"] = result
@@ -141,7 +150,14 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="decisions per second")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--baseline", help="another checkout: its web process's POST, compared")
+    parser.add_argument("--baseline", help="another checkout: its web process, compared")
+    parser.add_argument(
+        "--baseline-ways",
+        nargs="+",
+        default=["post"],
+        choices=["post", "socket"],
+        help="how the baseline's players decide (socket: a checkout with socket decisions)",
+    )
     parser.add_argument("--profile", help="a folder: py-spy's samples of each window there")
     args = parser.parse_args()
     stack = Stack(Path(tempfile.mkdtemp(prefix="barajamos-cpu-")))

@@ -1,5 +1,5 @@
 """games.push_fanout: a decision reaches each web process once, whatever the number of its
-sockets of the game, and the pushes of a version decided here render in the event loop."""
+sockets of the game, and its pushes there render in one hop into sync code."""
 
 import pytest
 from channels.layers import get_channel_layer
@@ -32,7 +32,9 @@ async def test_the_process_is_one_member_of_the_game_whatever_its_sockets(starte
     assert started_game.pk not in FANOUT.sockets
 
 
-async def test_a_socket_decision_takes_one_hop_and_its_pushes_none(started_game, cast, monkeypatch):
+async def test_a_socket_decision_takes_one_hop_and_its_three_pushes_one(
+    started_game, cast, monkeypatch
+):
     hops = []
     original = threads.in_thread
 
@@ -47,7 +49,7 @@ async def test_a_socket_decision_takes_one_hop_and_its_pushes_none(started_game,
     await sockets[0].send_to(text_data=decide({"version": "0", "type": "mus"}))
     for communicator in sockets:
         await receive_version(communicator, 1)
-    assert hops == ["decide"]  # the three pushes rendered from the decision's own copy
+    assert hops == ["decide", "table_pushes"]
     for communicator in sockets:
         await communicator.disconnect()
 
