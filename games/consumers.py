@@ -442,8 +442,9 @@ class TableConsumer(UserSocket):
         await self.send_table()
 
     async def game_changed(self, event):
-        """A version this socket missed, sent on its own channel (games.push_healing); the
-        pushes of every decision come through games.push_fanout."""
+        """A version sent on this socket's own channel (by a process of an earlier release,
+        which healed lost pushes that way): the pushes of every decision, and their heals, come
+        through games.push_fanout."""
         await self.catch_up(event.get("version", 0))
 
     async def game_ended(self, event):

@@ -16,8 +16,10 @@ event loop: run in it they cost the same CPU but held every other socket of the 
 The other events of a game (a presence, an ending, a revanche) still reach each socket through
 its own membership of the game's group: they are rare, and each renders for its socket alone.
 
-A lost message is healed like a lost push (games.push_healing): that check sends the socket
-the "game.changed" it missed on its own channel.
+A lost message is healed by this process's once-a-second check (games.push_healing), which
+calls `game_changed` here for a game its sockets show behind: no message at all. A version this
+process received and is still pushing (`pushing`) is late, not lost: left alone, so an
+overloaded process is not given the same renders twice.
 
 One `ProcessFanout` per process (`FANOUT`); it listens on the running event loop from the first
 table socket (as games.heartbeats)."""
@@ -43,6 +45,7 @@ class ProcessFanout:
         self.channel: str | None = None
         self.loop_task: asyncio.Task | None = None
         self.membership: dict[int, asyncio.Lock] = {}
+        self.in_flight: dict[int, int] = {}  # game id -> the newest version being pushed
 
     def reset(self) -> None:
         """Forget every socket and the listener (tests: each test has its own event loop and
@@ -121,11 +124,24 @@ class ProcessFanout:
                 game_id, version = message.get("game_id"), message.get("version", 0)
                 asyncio.create_task(self._pushed(game_id, version))
 
+    async def heal(self, game_id: int, version: int) -> None:
+        """Push `version` again to this process's sockets of the game still behind it (its
+        message was lost: games.push_healing)."""
+        asyncio.create_task(self._pushed(game_id, version))
+
+    def pushing(self, game_id: int, version: int) -> bool:
+        """Whether `version` (or a later one) of the game is being pushed by this process."""
+        return self.in_flight.get(game_id, -1) >= version
+
     async def _pushed(self, game_id: int, version: int) -> None:
+        self.in_flight[game_id] = max(self.in_flight.get(game_id, -1), version)
         try:
             await self.game_changed(game_id, version)
         except Exception:  # the sockets behind are healed (games.push_healing)
             log.exception("push fan-out of game %s version %s failed", game_id, version)
+        finally:
+            if self.in_flight.get(game_id) == version:
+                del self.in_flight[game_id]
 
 
 async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Rendered]:

@@ -4,11 +4,12 @@ A push can be lost (the channel layer restarting, a group message expired under 
 shard failing over): the socket then shows an old version until the next change, which for a
 player waiting on the others may never come. Every PUSH_HEALING_SECONDS, ONE query reads the
 version of every game this process's table sockets show, and when the game was last written; a
-socket behind a version older than PUSH_HEALING_GRACE_SECONDS is sent "game.changed" on its own
-channel, as the lost push would have been, and renders the version it missed: healed within one
-period plus the grace. A version younger than the grace is left to its push, which may still be
-on its way (a busy process): sending it twice would add load where there is the most. (The
-socket renders a version once: of a push and its heal, whichever comes second is dropped.)
+game with a socket behind a version older than PUSH_HEALING_GRACE_SECONDS is pushed again in
+this process (games.push_fanout, as its lost message would have: no message sent), and its
+sockets render the version they missed: healed within one period plus the grace. A version
+younger than the grace is left to its push, which may still be on its way; so is a version this
+process received and is still pushing (a busy process): pushing it twice would add load where
+there is the most. (A socket renders a version once: whichever comes second is dropped.)
 
 The grace compares the database's `Game.updated` (written by the process that applied the
 decision) with this process's clock: machines keep their clocks within milliseconds (NTP); a
@@ -23,11 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
 from games import selectors
+from games.push_fanout import FANOUT
 
 log = logging.getLogger(__name__)
 
@@ -81,15 +82,10 @@ class ShownVersions:
             log.exception("versions of the shown games not read; trying again")
             return
         lost = self.behind(versions, now=timezone.now(), grace=settings.PUSH_HEALING_GRACE_SECONDS)
-        if not lost:
-            return
-        layer = get_channel_layer()
-        for channel_name, game_id, version in lost:
-            event = {"type": "game.changed", "game_id": game_id, "version": version}
-            try:
-                await layer.send(channel_name, event)
-            except Exception:
-                log.warning("socket %s not sent its missed version", channel_name, exc_info=True)
+        games = {game_id: version for _, game_id, version in lost}
+        for game_id, version in games.items():
+            if not FANOUT.pushing(game_id, version):
+                await FANOUT.heal(game_id, version)
 
     async def run(self) -> None:
         while True:

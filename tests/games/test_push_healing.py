@@ -1,8 +1,9 @@
-"""A lost push heals: with a real daphne, a table socket that missed the "game.changed" of a
-decision (its channel taken out of the game's group, so the push never reaches it) is sent the
-new version by its web process's once-a-second check (games.push_healing), at the first check
-that finds the version older than the grace; a version younger than the grace is left to its
-push; the check is one query whatever the number of games."""
+"""A lost push heals: with a real daphne, a table socket whose process missed the "game.changed"
+of a decision (the process's channel taken out of the game's process group, so the message never
+reaches it) is pushed the new version by its web process's once-a-second check
+(games.push_healing), at the first check that finds the version older than the grace; a version
+younger than the grace, or still being pushed, is left to its push; the check is one query
+whatever the number of games."""
 
 import asyncio
 import time
@@ -16,8 +17,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games import selectors
-from games.broadcast import game_group
-from games.models import Game, SeatConnection
+from games.broadcast import game_processes_group
+from games.models import Game
+from games.push_fanout import ProcessFanout
 from games.push_healing import ShownVersions
 from games.services import play
 from tests import processes
@@ -40,9 +42,15 @@ def session_cookie(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-@database_sync_to_async
-def channel_of(user) -> str:
-    return SeatConnection.objects.get(game_seat__user=user).channel_name
+async def lose_the_pushes_of(game_id: int) -> None:
+    """Take every web process out of the game's process group: its next pushes are lost."""
+    layer = get_channel_layer()
+    group = game_processes_group(game_id)
+    connection = layer.connection(layer.consistent_hash(group))
+    members = await connection.zrange(layer._group_key(group), 0, -1)
+    assert members, "the daphne's process is a member of the game's process group"
+    for channel in members:
+        await layer.group_discard(group, channel.decode())
 
 
 async def next_version_shown(socket, version: int, timeout: float) -> str:
@@ -61,8 +69,8 @@ async def test_a_socket_that_missed_a_push_is_sent_the_new_version(daphne, start
         additional_headers={"Cookie": await session_cookie(bixente)},
     )
     await next_version_shown(socket, 0, timeout=10)
-    # The push of the next decision is lost for this socket: it is no longer in the group.
-    await get_channel_layer().group_discard(game_group(started_game.pk), await channel_of(bixente))
+    # The push of the next decision is lost for this socket's process: no longer in the group.
+    await lose_the_pushes_of(started_game.pk)
     await database_sync_to_async(play.game_apply_action)(
         user=ane, game_id=started_game.pk, version=0, action={"type": "mus"}
     )
@@ -94,6 +102,13 @@ def test_a_version_younger_than_the_grace_is_left_to_its_push():
     assert shown.behind({7: (4, now - timedelta(seconds=0.1))}, now=later, grace=0.3) == [
         ("a", 7, 4)
     ]
+
+
+def test_a_version_this_process_is_still_pushing_is_not_lost():
+    fanout = ProcessFanout()
+    fanout.in_flight[7] = 4
+    assert fanout.pushing(7, 4) and fanout.pushing(7, 3)
+    assert not fanout.pushing(7, 5) and not fanout.pushing(8, 1)
 
 
 def test_a_game_gone_from_the_read_heals_nothing():
