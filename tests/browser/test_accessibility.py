@@ -213,6 +213,27 @@ def test_the_table_in_every_phase(cast, page_for, start_cast_table, in_thread):
     )
     expect(pages[0].locator(".partie-over")).to_be_visible()
     problems += axe_problems(pages[0], "table : partie terminée")
+    pages[0].goto(f"/parties/{game.pk}/")
+    problems += axe_problems(pages[0], "partie : la page")
+    pages[0].goto(f"/parties/{game.pk}/?step=3")
+    problems += axe_problems(pages[0], "partie : rejeu pas à pas")
+    assert_clean(problems)
+
+
+def test_a_private_table_and_its_invitation(cast, page_for, new_page, in_thread):
+    table = in_thread(salle.table_create, user=cast[0], kings=4, private=True)
+    invitation = f"/tables/{table.pk}/invitation/{table.invite_token}/"
+    host = page_for(cast[0])
+    host.goto("/salle/")
+    problems = axe_problems(host, "salle : ma table privée")
+    guest = page_for(cast[1])
+    guest.goto(invitation)
+    problems += axe_problems(guest, "invitation")
+    visitor = new_page()
+    visitor.goto(invitation)
+    problems += axe_problems(visitor, "invitation : visiteur")
+    visitor.goto(f"/tables/{table.pk}/invitation/{'x' * 43}/")
+    problems += axe_problems(visitor, "invitation : lien mort")
     assert_clean(problems)
 
 
@@ -231,6 +252,14 @@ def test_the_admin(cast, make_user, page_for, start_cast_table):
     ]:
         staff.goto(url)
         problems += axe_problems(staff, name)
+    # A moderator's action with a reason (cancel, void or restore a rating): its form page.
+    staff.goto("/admin/games/game/")
+    staff.locator(f"input[name=_selected_action][value='{game.pk}']").check()
+    staff.locator("select[name=action]").select_option("cancel_games")
+    staff.locator("button[name=index], input[name=index]").first.click()
+    staff.wait_for_load_state()
+    expect(staff.locator("textarea, input[name=reason]").first).to_be_visible()
+    problems += axe_problems(staff, "admin : action avec motif")
     assert_clean(problems)
 
 
