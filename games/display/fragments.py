@@ -259,6 +259,7 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
     mine = next((r for r in context["rows"] if r["me"]), None)
     context["can_answer"] = offer.status == "open" and mine is not None and mine["answer"] == ""
     context["expires_ms"] = int(offer.expires_at.timestamp() * 1000)
+    context["now_ms"] = int(time.time() * 1000)  # the page counts down on the server's clock
     if offer.table_id:
         context["table_url"] = reverse("games:table", args=[offer.table_id])
     return context

@@ -1,10 +1,17 @@
 // The revanche offer's countdown (templates/games/_revanche.html): the seconds left before it
-// lapses, from the server's expiry (epoch ms) and the server's French sentence (%s: seconds).
+// lapses, from the server's expiry (epoch ms) and the server's French sentence (%s: seconds),
+// on the server's clock: the offset between this device's clock and the server's time at the
+// render is taken when the panel is first seen (a device clock minutes off counts right).
 // Every push renders the panel afresh; this only rewrites its text once a second.
 (function () {
   function tick() {
+    var now = Date.now();
     document.querySelectorAll("[data-revanche-expires]").forEach(function (node) {
-      var left = Math.max(0, Math.ceil((Number(node.dataset.revancheExpires) - Date.now()) / 1000));
+      if (node.dataset.revancheOffset === undefined) {
+        node.dataset.revancheOffset = String(now - Number(node.dataset.revancheNow || now));
+      }
+      var serverNow = now - Number(node.dataset.revancheOffset);
+      var left = Math.max(0, Math.ceil((Number(node.dataset.revancheExpires) - serverNow) / 1000));
       node.textContent = node.dataset.leftText.replace("%s", String(left));
     });
   }

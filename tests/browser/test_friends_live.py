@@ -4,6 +4,7 @@ services: a whole partie of clicks is the table tests' business), then the revan
 by all, takes the four to a new table."""
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -90,3 +91,19 @@ def test_open_private_copy_link_three_join_play_revanche(
     assert made.status == Revanche.Status.STARTED
     assert Game.objects.get(table=made.table).status == Game.Status.PLAYING
     host.screenshot(path=f"{SHOTS}/browser-revanche-table.png")
+
+
+def test_the_revanche_countdown_runs_on_the_servers_clock(
+    cast, page_for, start_cast_table, in_thread
+):
+    """A device whose clock is ten minutes ahead still counts the offer's two minutes down."""
+    from games.services import revanche
+
+    game = start_cast_table(11)
+    in_thread(finish_game, game, cast)
+    in_thread(revanche.revanche_offer, user=cast[0], table_id=game.table_id)
+    page = page_for(cast[1])
+    page.clock.set_system_time(datetime.now() + timedelta(minutes=10))
+    page.goto(f"/tables/{game.table_id}/")
+    expiry = page.locator("[data-revanche-expires]")
+    expect(expiry).to_contain_text(re.compile(r"L’offre tombe dans (1[01]\d|120) s"))
