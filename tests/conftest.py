@@ -8,6 +8,7 @@ four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started y
 """
 
 import functools
+import inspect
 import os
 import time
 
@@ -63,8 +64,24 @@ def pytest_unconfigure(config):
 
 def pytest_collection_modifyitems(config, items):
     """Browser tests last: Playwright's sync API leaves an event loop running in the main thread
-    for as long as the session-scoped browser lives, which async tests cannot share."""
+    for as long as the session-scoped browser lives, which async tests cannot share.
+    Every async test gets `sockets_left_open_closed` (an async fixture: sync tests, the browser
+    tests among them, must not get one), set up last so that it is torn down first."""
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        if inspect.iscoroutinefunction(getattr(item, "obj", None)):
+            item.fixturenames.append("sockets_left_open_closed")
+
+
+@pytest.fixture
+async def sockets_left_open_closed():
+    """One failed socket test stays one failure: what it left open is closed on its own event
+    loop, before the loop and the database rows go (tests.sockets.close_left_open)."""
+    from tests.sockets import OPENED, close_left_open
+
+    OPENED.clear()
+    yield
+    await close_left_open()
 
 
 @pytest.fixture(autouse=True)

@@ -2,6 +2,8 @@
 origin check, session auth, the Redis channel layer), so that a test sees what a browser would.
 Shared by the socket tests of games, presence and moderation."""
 
+import asyncio
+import contextlib
 import html
 import re
 import time
@@ -15,6 +17,64 @@ from musweb.asgi import application
 #: the Origin header of a page of the site (the test client's host), which the sockets accept
 ORIGIN = (b"origin", b"http://testserver")
 SALLE_PATH = "/ws/salle/"
+
+
+class Communicator(WebsocketCommunicator):
+    """A WebsocketCommunicator that `close_left_open` disconnects if its test did not, and whose
+    receive timeouts leave its consumer running."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        OPENED.append(self)
+
+    async def receive_output(self, timeout=1):
+        """The next message from the consumer, as asgiref's, except on a timeout: asgiref's
+        cancels the consumer wherever it is, often in the middle of a render whose thread then
+        never gave its connection back to the pool (a test process has 20), so one timeout
+        became timeouts in the tests after it. Here the consumer goes on, and is disconnected
+        like any other socket."""
+        if self.future.done():
+            self.future.result()
+        message = asyncio.ensure_future(self.output_queue.get())
+        await asyncio.wait({message, self.future}, timeout=timeout, return_when="FIRST_COMPLETED")
+        if message.done():
+            return message.result()
+        message.cancel()
+        if self.future.done():
+            self.future.result()
+        raise TimeoutError
+
+
+#: this test's sockets, in opening order
+OPENED: list[Communicator] = []
+
+
+async def close_left_open(timeout: float = 5.0) -> None:
+    """Disconnect the sockets a test left open (it failed before its own disconnects), then
+    let everything the test started on its event loop end while the loop still runs.
+
+    Otherwise the loop closed under live consumers: none ran its disconnect (presence rows,
+    groups), and renders or writes still in flight ran on in threads that outlived the loop."""
+    from games.heartbeats import HEARTBEATS
+    from games.push_healing import SHOWN
+
+    sockets, OPENED[:] = list(OPENED), []
+    for communicator in sockets:
+        if not communicator.future.done():
+            with contextlib.suppress(Exception):
+                await communicator.disconnect(timeout=1)
+    HEARTBEATS.reset()
+    SHOWN.reset()
+    current = asyncio.current_task()
+    others = [task for task in asyncio.all_tasks() if task is not current]
+    if others:
+        _, late = await asyncio.wait(others, timeout=timeout)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+    # the renders and writes still running in the default executor's threads: each gives its
+    # connection back to the pool when it ends
+    await asyncio.get_running_loop().shutdown_default_executor(timeout=timeout)
 
 
 def table_path(table_id) -> str:
@@ -45,7 +105,7 @@ async def connect(user=None, *, origin=ORIGIN, path=SALLE_PATH):
     headers = [origin] if origin else []
     if user is not None:
         headers.append(await session_cookie(user))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator = Communicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
 

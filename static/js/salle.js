@@ -49,6 +49,12 @@
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "messages") { messagesShownAt = Date.now(); }
   });
+  // A new request from the salle makes the last one's messages stale: its answer brings #messages
+  // out of band only when it has something to say (templates/games/salle.html, salle-response).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var messages = document.getElementById("messages");
+    if (messages && event.target.closest && event.target.closest("#salle")) { messages.replaceChildren(); }
+  });
   function dropStaleRefusals() {
     if (Date.now() - messagesShownAt < 2000) { return; }
     document.querySelectorAll("#messages li.error").forEach(function (item) { item.remove(); });

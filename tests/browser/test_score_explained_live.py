@@ -31,6 +31,22 @@ document.documentElement.scrollWidth > innerWidth
 """
 
 
+#: The « Total : » line and the deal button: each inside the viewport, and the point at its
+#: centre hits it (the sticky deal button once covered the total on a 1280x800 laptop).
+TOTAL_AND_DEAL = """
+Array.from(document.querySelectorAll(
+  "#score-screen .score-screen__totals, #score-screen > form:has(> button) button"
+)).map(function (el) {
+  var r = el.getBoundingClientRect();
+  var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {
+    name: el.textContent.trim(),
+    seen: r.top >= 0 && r.bottom <= innerHeight && !!hit && (el === hit || el.contains(hit)),
+  };
+})
+"""
+
+
 def play_out(state, script):
     while state["status"] == "playing":
         seat = engine.to_act(state)[0]
@@ -76,7 +92,12 @@ def test_the_score_screen_explains_and_never_scrolls_sideways(
     page.goto(game.get_absolute_url())
     screen = page.locator("#score-screen")
     page.wait_for_timeout(500)  # the socket's first push replaces the regions once
+    # the total and the host's deal button together, on the first screen and once scrolled
+    first_screen = page.evaluate(TOTAL_AND_DEAL)
+    assert len(first_screen) == 2 and all(item["seen"] for item in first_screen), first_screen
     screen.evaluate("(el) => el.scrollIntoView()")
+    scrolled = page.evaluate(TOTAL_AND_DEAL)
+    assert all(item["seen"] for item in scrolled), scrolled
     assert " contre " in screen.inner_text()
     assert not page.evaluate(SIDEWAYS)
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,6 @@ import pytest
 import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.urls import reverse
 
@@ -20,7 +19,7 @@ from games.display import fragments
 from games.models import SeatConnection
 from musweb.asgi import application
 from tests.conftest import PASSWORD
-from tests.sockets import ORIGIN, cookie, logged_in, table_path
+from tests.sockets import ORIGIN, Communicator, cookie, logged_in, table_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SITE = "http://127.0.0.1:8000"
@@ -37,7 +36,7 @@ async def open_socket(path, *, client=None, origin=ORIGIN[1]):
     headers = [(b"origin", origin)] if origin is not None else []
     if client is not None:
         headers.append(cookie(client))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    communicator = Communicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
 

@@ -46,9 +46,23 @@ def test_create_table_htmx_returns_the_salle_fragment(login, ane):
     assert response.status_code == 200
     assert content.lstrip().startswith('<div id="salle"')
     assert "<html" not in content
-    assert 'id="messages" role="status" aria-live="polite" hx-swap-oob="true"' in content
     assert "Mus · 8 rois" in content
     assert Table.objects.get().host == ane
+
+
+def test_a_salle_answer_carries_messages_only_when_it_has_something_to_say(
+    login, bixente, open_table
+):
+    """The push of a change often replaces the form before its answer lands; htmx then finds no
+    out-of-band target under the detached form, so an empty #messages must not be sent."""
+    client = login(bixente)
+    url = reverse("games:seat_take", args=[open_table.pk])
+    taken = client.post(url, {"number": "1"}, headers=HTMX).content.decode()
+    assert "hx-swap-oob" not in taken
+    assert 'id="messages"' not in taken
+    refused = client.post(url, {"number": "0"}, headers=HTMX).content.decode()
+    oob = re.search(r'<div id="messages"[^>]*hx-swap-oob="true">(.*?)</div>', refused, re.S)
+    assert oob and 'class="error"' in oob.group(1)
 
 
 def test_create_table_without_htmx_redirects_to_the_salle(login, ane):

@@ -4,7 +4,6 @@ partie reaches the players' open tables at once, with the reason."""
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.utils.html import escape
 
@@ -14,14 +13,14 @@ from moderation.models import UserSession
 from musweb.asgi import application
 from tests.games.helpers import start_game
 from tests.moderation.conftest import ban_via_admin, run_action
-from tests.sockets import ORIGIN, logged_in, rendered_socket, session_cookie
+from tests.sockets import ORIGIN, Communicator, logged_in, rendered_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 KICKED = 4003
 
 
 async def open_socket(path, cookie):
-    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, cookie])
+    communicator = Communicator(application, path, headers=[ORIGIN, cookie])
     connected, _ = await communicator.connect(timeout=5)
     return communicator, connected
 
