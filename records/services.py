@@ -125,6 +125,8 @@ def _rated_parties(ended: Q) -> list[tuple[Game, list[GameSeat]]]:
         Game.objects.filter(ended, status=Game.Status.FINISHED)
         .exclude(pk__in=RatingVoid.objects.values("game_id"))
         .order_by("finished_at", "pk")
+        # What is_rated and _apply read: not the engine state, a JSON document per partie.
+        .only("status", "winning_team", "finished_at")
     )
     seats_by_game: dict[int, list[GameSeat]] = {}
     for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
