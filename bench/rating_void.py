@@ -1,7 +1,11 @@
-"""What a rating correction costs (moderation.services.partie_rating_void): it rebuilds every
-rating, so its time grows with the finished parties. Prints the void's time and query count
-for a few sizes of history, in a transaction rolled back at the end (the database is left as
-it was). Run against a migrated database:
+"""What a rating correction costs (moderation.services.partie_rating_void): it replays the
+ratings from the voided partie on, so its time grows with the parties that ended after it.
+For a few sizes of history, prints the time and query count of a void as it was before
+that (a full rebuild in the void's transaction, whatever the partie), then of a void of a
+recent partie (the 20th from the end: the usual case, a complaint about a partie just played)
+and of the oldest one (the worst case: everything replayed). Each void starts from the same
+ratings, in a transaction rolled back (the database is left as it was). Run against a
+migrated database:
 
     DATABASE_URL=... python -m bench.rating_void 100 1000 5000
 """
@@ -10,6 +14,7 @@ import os
 import sys
 import time
 from datetime import timedelta
+from unittest import mock
 
 import django
 
@@ -59,6 +64,24 @@ def history(parties: int, users: list) -> list[Game]:
     return games
 
 
+def timed(label: str, game: Game, staff, *, full_rebuild: bool = False) -> None:
+    """Void `game`'s rating as `staff` (fetched again, as a request would) and print the time
+    and query count; rolled back. `full_rebuild`: as before the replay from the point."""
+    staff = type(staff).objects.get(pk=staff.pk)
+    rebuild = records.ratings_rebuild
+    replay = (lambda since: rebuild()) if full_rebuild else rebuild
+    try:
+        with transaction.atomic(), mock.patch.object(records, "ratings_rebuild", replay):
+            began = time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                services.partie_rating_void(game=game, by=staff, reason="bench")
+            took = time.perf_counter() - began
+            print(f"  {label:<34} {took * 1000:8.1f} ms, {len(queries):>3} queries")
+            raise Rollback
+    except Rollback:
+        pass
+
+
 def measure(parties: int) -> None:
     try:
         with transaction.atomic():
@@ -66,14 +89,12 @@ def measure(parties: int) -> None:
             users = [model.objects.create(username=f"bench-void-{n}") for n in range(PLAYERS)]
             staff = model.objects.create(username="bench-void-staff", is_staff=True)
             staff.user_permissions.add(Permission.objects.get(codename="can_moderate"))
-            staff = model.objects.get(pk=staff.pk)
             games = history(parties, users)
             records.ratings_rebuild()
-            began = time.perf_counter()
-            with CaptureQueriesContext(connection) as queries:
-                services.partie_rating_void(game=games[0], by=staff, reason="bench")
-            took = time.perf_counter() - began
-            print(f"{parties:>7} parties: void {took * 1000:8.1f} ms, {len(queries)} queries")
+            print(f"{parties} parties:")
+            timed("void, full rebuild (before)", games[-20], staff, full_rebuild=True)
+            timed("void, 20th from the end", games[-20], staff)
+            timed("void, oldest", games[0], staff)
             raise Rollback
     except Rollback:
         pass
