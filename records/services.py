@@ -143,7 +143,8 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
     after a full rebuild."""
     # RatingChange.at is its partie's finished_at, so (at, game_id) orders it like the parties.
     later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
-    affected = set(RatingChange.objects.filter(later).values_list("user_id", flat=True).distinct())
+    later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
+    affected = set(later_players.distinct())
     affected.update(seat.user_id for _game, seats in parties for seat in seats)
     last_earlier = (
         RatingChange.objects.filter(user_id__in=affected)
