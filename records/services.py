@@ -10,7 +10,7 @@ under its row lock, so after the Finisher has committed.
 """
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Window
+from django.db.models import Count, F, Q, RowRange, Window
 
 from games.models import Game, GameSeat
 from records import rating
@@ -146,11 +146,20 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
     later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
     affected = set(later_players.distinct())
     affected.update(seat.user_id for _game, seats in parties for seat in seats)
+    newest_first = [F("at").desc(), F("game_id").desc()]
     last_earlier = (
         RatingChange.objects.filter(user_id__in=affected)
         .exclude(later)
-        .annotate(earlier=Window(Count("pk"), partition_by=[F("user_id")]))
-        .order_by("user_id", "-at", "-game_id")
+        # The whole partition counted, in the DISTINCT ON's order: one sort for both.
+        .annotate(
+            earlier=Window(
+                Count("pk"),
+                partition_by=[F("user_id")],
+                order_by=newest_first,
+                frame=RowRange(start=None, end=None),
+            )
+        )
+        .order_by("user_id", *newest_first)
         .distinct("user_id")
     )
     ratings = {
