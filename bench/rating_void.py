@@ -4,13 +4,14 @@ For a few sizes of history, prints the time and query count of a void as it was 
 that (a full rebuild in the void's transaction, whatever the partie), then of a void of a
 recent partie (the 20th from the end: the usual case, a complaint about a partie just played)
 and of the oldest one (the worst case: everything replayed). Each void starts from the same
-ratings, in a transaction rolled back (the database is left as it was). Run against a
-migrated database:
+ratings, in a transaction rolled back (the database is left as it was); the median of three
+runs is printed. Run against a migrated database:
 
     DATABASE_URL=... python -m bench.rating_void 100 1000 5000
 """
 
 import os
+import statistics
 import sys
 import time
 from datetime import timedelta
@@ -32,6 +33,8 @@ from moderation import services  # noqa: E402
 from records import services as records  # noqa: E402
 
 PLAYERS = 40
+# Each void is timed this many times (the median printed): the dev machine is shared.
+REPEATS = 3
 
 
 class Rollback(Exception):
@@ -65,21 +68,25 @@ def history(parties: int, users: list) -> list[Game]:
 
 
 def timed(label: str, game: Game, staff, *, full_rebuild: bool = False) -> None:
-    """Void `game`'s rating as `staff` (fetched again, as a request would) and print the time
-    and query count; rolled back. `full_rebuild`: as before the replay from the point."""
-    staff = type(staff).objects.get(pk=staff.pk)
+    """Void `game`'s rating as `staff` (fetched again, as a request would), REPEATS times,
+    each rolled back, and print the median time and the query count. `full_rebuild`: as
+    before the replay from the point."""
     rebuild = records.ratings_rebuild
     replay = (lambda since: rebuild()) if full_rebuild else rebuild
-    try:
-        with transaction.atomic(), mock.patch.object(records, "ratings_rebuild", replay):
-            began = time.perf_counter()
-            with CaptureQueriesContext(connection) as queries:
-                services.partie_rating_void(game=game, by=staff, reason="bench")
-            took = time.perf_counter() - began
-            print(f"  {label:<34} {took * 1000:8.1f} ms, {len(queries):>3} queries")
-            raise Rollback
-    except Rollback:
-        pass
+    times = []
+    for _ in range(REPEATS):
+        staff = type(staff).objects.get(pk=staff.pk)
+        try:
+            with transaction.atomic(), mock.patch.object(records, "ratings_rebuild", replay):
+                began = time.perf_counter()
+                with CaptureQueriesContext(connection) as queries:
+                    services.partie_rating_void(game=game, by=staff, reason="bench")
+                times.append(time.perf_counter() - began)
+                raise Rollback
+        except Rollback:
+            pass
+    took = statistics.median(times)
+    print(f"  {label:<34} {took * 1000:8.1f} ms, {len(queries):>3} queries")
 
 
 def measure(parties: int) -> None:
