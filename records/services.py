@@ -1,6 +1,6 @@
 """Every write of the records: a partie's ratings as the Finisher ends it, and the rebuild of
-all ratings from the games' records (the same function over the same parties in the same
-order, so the same numbers).
+the ratings from the games' records, all of them or from a corrected partie on (the same
+function over the same parties in the same order, so the same numbers).
 
 A rated partie is a finished one between four people (games.selectors.human_game_seats): a
 cancelled partie, or one with a robot seat, moves nobody's rating; nor does one whose rating
