@@ -107,8 +107,9 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
 def partie_rating_void(*, game, by, reason: str) -> StaffAction:
     """ "Annuler le classement de la partie": a finished partie between four people stops
     counting in the ratings (the four colluded, a player cheated). Its result and record stay;
-    every rating is rebuilt without it (records.services.ratings_rebuild, in this transaction),
-    so the numbers are exactly a rebuild's. The partie page says the moderation voided it."""
+    the ratings are rebuilt without it from that partie on (records.services.ratings_rebuild,
+    in this transaction), so the numbers are exactly a full rebuild's. The partie page says the
+    moderation voided it."""
     reason = _clean_reason(reason)
     _check_can_moderate(by)
     with transaction.atomic():
@@ -117,20 +118,20 @@ def partie_rating_void(*, game, by, reason: str) -> StaffAction:
         if RatingVoid.objects.filter(game=locked).exists():
             raise ModerationError(_("Le classement de cette partie est déjà annulé."))
         RatingVoid.objects.create(game=locked, at=timezone.now())
-        records.ratings_rebuild()
+        records.ratings_rebuild(since=locked)
         return _record(StaffAction.Kind.RATING_VOID, by=by, reason=reason, game=locked)
 
 
 def partie_rating_restore(*, game, by, reason: str) -> StaffAction:
-    """ "Rétablir le classement": undo a void; the ratings are rebuilt with the partie again,
-    which gives back exactly the numbers from before the void."""
+    """ "Rétablir le classement": undo a void; the ratings are rebuilt with the partie again from
+    that partie on, which gives back exactly the numbers from before the void."""
     reason = _clean_reason(reason)
     _check_can_moderate(by)
     with transaction.atomic():
         locked = locks.game(game.pk)
         if not RatingVoid.objects.filter(game=locked).delete()[0]:
             raise ModerationError(_("Le classement de cette partie n’est pas annulé."))
-        records.ratings_rebuild()
+        records.ratings_rebuild(since=locked)
         return _record(StaffAction.Kind.RATING_RESTORE, by=by, reason=reason, game=locked)
 
 

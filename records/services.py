@@ -1,6 +1,6 @@
 """Every write of the records: a partie's ratings as the Finisher ends it, and the rebuild of
-all ratings from the games' records (the same function over the same parties in the same
-order, so the same numbers).
+the ratings from the games' records, all of them or from a corrected partie on (the same
+function over the same parties in the same order, so the same numbers).
 
 A rated partie is a finished one between four people (games.selectors.human_game_seats): a
 cancelled partie, or one with a robot seat, moves nobody's rating; nor does one whose rating
@@ -10,6 +10,7 @@ under its row lock, so after the Finisher has committed.
 """
 
 from django.db import connection, transaction
+from django.db.models import Count, F, Q, RowRange, Window
 
 from games.models import Game, GameSeat
 from records import rating
@@ -81,46 +82,116 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
     return changes
 
 
-def ratings_rebuild() -> int:
+def ratings_rebuild(*, since: Game | None = None) -> int:
     """Forget every rating and rate again every finished partie between four people whose
     rating was not voided, in the order they ended; returns how many parties were rated. The
     tables are locked first (the Finisher's receiver waits, then rates its partie on top of the
-    rebuilt numbers). Also what a void and its undo run, inside their transaction: the numbers
-    after a correction are a rebuild's by construction."""
+    rebuilt numbers).
+
+    With `since` (a finished partie whose rating was just voided or restored), only what ended
+    from that partie on, in (finished_at, pk) order, is forgotten and rated again: what ended
+    before cannot change, so each affected player starts from their last RatingChange before
+    that point (none: a newcomer), and the replay goes through the same `_apply` in the same
+    order, which gives exactly a full rebuild's numbers for the cost of the later parties."""
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(
                 f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table} "
                 "IN EXCLUSIVE MODE"
             )
-        RatingChange.objects.all().delete()
-        Rating.objects.all().delete()
-        games = (
-            Game.objects.filter(status=Game.Status.FINISHED)
-            .exclude(pk__in=RatingVoid.objects.values("game_id"))
-            .order_by("finished_at", "pk")
-        )
-        seats_by_game: dict[int, list[GameSeat]] = {}
-        for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
-            seats_by_game.setdefault(seat.game_id, []).append(seat)
-        ratings: dict[int, Rating] = {}
-        changes: list[RatingChange] = []
-        rated = 0
-        mu, sigma = rating.initial()
-        start = rating.points((mu, sigma))
-        for game in games:
-            seats = seats_by_game.get(game.pk, [])
-            if not is_rated(game, seats):
-                continue
-            current = [
-                ratings.setdefault(
-                    s.user_id,
-                    Rating(user_id=s.user_id, mu=mu, sigma=sigma, points=start, parties=0),
-                )
-                for s in seats
-            ]
-            changes += _apply(game, seats, current)
-            rated += 1
+        if since is None:
+            RatingChange.objects.all().delete()
+            Rating.objects.all().delete()
+            parties = _rated_parties(Q())
+            ratings: dict[int, Rating] = {}
+        else:
+            if since.finished_at is None:
+                raise ValueError("only a finished partie is a point to replay from")
+            parties = _rated_parties(
+                Q(finished_at__gt=since.finished_at)
+                | Q(finished_at=since.finished_at, pk__gte=since.pk)
+            )
+            ratings = _ratings_before(since, parties)
+        changes = _replay(parties, ratings)
         Rating.objects.bulk_create(ratings.values(), batch_size=1000)
         RatingChange.objects.bulk_create(changes, batch_size=1000)
-    return rated
+    return len(parties)
+
+
+def _rated_parties(ended: Q) -> list[tuple[Game, list[GameSeat]]]:
+    """The rated parties among the finished ones matching `ended`, rating not voided, in the
+    order they ended, each with its seats in seat order: two queries."""
+    games = (
+        Game.objects.filter(ended, status=Game.Status.FINISHED)
+        .exclude(pk__in=RatingVoid.objects.values("game_id"))
+        .order_by("finished_at", "pk")
+        # What is_rated and _apply read: not the engine state, a JSON document per partie.
+        .only("status", "winning_team", "finished_at")
+    )
+    seats_by_game: dict[int, list[GameSeat]] = {}
+    for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
+        seats_by_game.setdefault(seat.game_id, []).append(seat)
+    rated = [(game, seats_by_game.get(game.pk, [])) for game in games]
+    return [(game, seats) for game, seats in rated if is_rated(game, seats)]
+
+
+def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> dict[int, Rating]:
+    """Delete every rating change from `since` on and the ratings of the players they or the
+    later `parties` touch; return those players' ratings as they stood just before `since`
+    (unsaved), from their last earlier change. A player with none is left out: the replay
+    starts them as a newcomer, and one the replay does not meet ends with no Rating row, as
+    after a full rebuild."""
+    # RatingChange.at is its partie's finished_at, so (at, game_id) orders it like the parties.
+    later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+    later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
+    affected = set(later_players.distinct())
+    affected.update(seat.user_id for _game, seats in parties for seat in seats)
+    newest_first = [F("at").desc(), F("game_id").desc()]
+    last_earlier = (
+        RatingChange.objects.filter(user_id__in=affected)
+        .exclude(later)
+        # The whole partition counted, in the DISTINCT ON's order: one sort for both.
+        .annotate(
+            earlier=Window(
+                Count("pk"),
+                partition_by=[F("user_id")],
+                order_by=newest_first,
+                frame=RowRange(start=None, end=None),
+            )
+        )
+        .order_by("user_id", *newest_first)
+        .distinct("user_id")
+    )
+    ratings = {
+        change.user_id: Rating(
+            user_id=change.user_id,
+            mu=change.mu,
+            sigma=change.sigma,
+            points=change.points,
+            parties=change.earlier,
+            updated=change.at,
+        )
+        for change in last_earlier
+    }
+    RatingChange.objects.filter(later).delete()
+    Rating.objects.filter(user_id__in=affected).delete()
+    return ratings
+
+
+def _replay(
+    parties: list[tuple[Game, list[GameSeat]]], ratings: dict[int, Rating]
+) -> list[RatingChange]:
+    """Rate `parties` in order on top of `ratings` (by user id, moved in memory; a player not
+    there starts as a newcomer and is added) and return the history rows."""
+    mu, sigma = rating.initial()
+    start = rating.points((mu, sigma))
+    changes: list[RatingChange] = []
+    for game, seats in parties:
+        current = [
+            ratings.setdefault(
+                s.user_id, Rating(user_id=s.user_id, mu=mu, sigma=sigma, points=start, parties=0)
+            )
+            for s in seats
+        ]
+        changes += _apply(game, seats, current)
+    return changes
