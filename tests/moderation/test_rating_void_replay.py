@@ -210,3 +210,17 @@ def test_a_void_replays_and_queries_by_the_parties_after_it(mikel, make_user, re
     assert queries[299] == queries[290] - 1
     assert queries[0] == queries[290] + 1
     assert rows() == full_rebuild_rows()
+
+
+def test_two_parties_rated_against_their_end_order_keep_the_history_in_order(mikel, make_user):
+    """The later-ending partie took the shared player's rating lock first: the other one is
+    recorded as ending after it, so the history is the order a rebuild replays."""
+    others = [make_user(name) for name in ("nora", "oier", "peio", "rosa", "sara", "txomin")]
+    now = timezone.now()
+    first = partie([mikel, *others[:3]], now - timedelta(seconds=1))
+    second = partie([mikel, *others[3:]], now)
+    records.partie_rate(Game.objects.get(pk=second.pk))
+    records.partie_rate(Game.objects.get(pk=first.pk))
+    first.refresh_from_db()
+    assert first.finished_at > second.finished_at
+    assert rows() == full_rebuild_rows()
