@@ -26,8 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.templatetags.static import static
+from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
 
 from games import vocabulary
 from games.display import answers
@@ -73,21 +76,43 @@ def card_view(code: str, kings: Kings = 4) -> View:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
+    key = (get_language(), code, kings)
+    view = _card_views.get(key)
+    if view is None:
+        view = _card_views[key] = _new_card_view(code, kings)
+    return dict(view)  # a copy: a caller may add to its card
+
+
+#: card_view's answers by (language, code, kings): a card's words and picture never change, and
+#: translating its name and looking up its picture's hashed URL cost more than the rest of the
+#: card's render. At most 40 cards × 2 × the languages; dict reads and writes are atomic.
+_card_views: dict[tuple[str | None, str, Kings], View] = {}
+
+
+def _new_card_view(code: str, kings: Kings) -> View:
     rank = vocabulary.card_rank(code)
     counts_as = str(EIGHT_KINGS_COUNTS_AS.get(rank, "")) if kings == 8 else ""
     name = vocabulary.card_name(code)
     if counts_as:
         name = _("%(card)s (compte comme un %(rank)s)") % {"card": name, "rank": counts_as}
     suit = vocabulary.card_suit(code)
+    image = f"cards/{code}.svg"  # drawn by scripts/draw_cards.py
     return {
         "code": code,
         "name": name,
         "counts_as": counts_as,
         "suit": vocabulary.SUIT_SLUGS[suit],
         "suit_name": str(vocabulary.SUIT_NAMES[suit]),
-        # drawn by scripts/draw_cards.py; a static path for {% static %}
-        "image": f"cards/{code}.svg",
+        "image": image,
+        "image_url": static(image),
     }
+
+
+@receiver(setting_changed)
+def _forget_card_views(*, setting: str, **kwargs: Any) -> None:
+    """A test that changes where static files are served from gets fresh picture URLs."""
+    if setting in ("STATIC_URL", "STORAGES", "STATIC_ROOT"):
+        _card_views.clear()
 
 
 def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list[str]:
@@ -425,7 +450,19 @@ def _button(kind: ActionType, css: str = "", **form: Any) -> View:
 def shortcut_key(kind: ActionType) -> str:
     """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
     one per decision, so no two buttons of a panel share one."""
-    keys = {
+    language = get_language()
+    keys = _shortcut_keys.get(language)
+    if keys is None:
+        keys = _shortcut_keys[language] = _translated_shortcut_keys()
+    return keys[kind]
+
+
+#: The shortcut keys by language, translated once (ten pgettext calls per button otherwise).
+_shortcut_keys: dict[str | None, dict[ActionType, str]] = {}
+
+
+def _translated_shortcut_keys() -> dict[ActionType, str]:
+    return {
         "mus": pgettext("keyboard shortcut of Mus", "M"),
         "cut": pgettext("keyboard shortcut of Je coupe", "C"),
         "discard": pgettext("keyboard shortcut of Écarter", "E"),
@@ -437,7 +474,6 @@ def shortcut_key(kind: ActionType) -> str:
         "ordago": pgettext("keyboard shortcut of Órdago", "O"),
         "deal": pgettext("keyboard shortcut of Distribuer la main suivante", "D"),
     }
-    return keys[kind]
 
 
 def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
