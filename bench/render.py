@@ -10,7 +10,8 @@ for the seat to act and for a waiting seat, and the POST answer (with a request:
 processors, CSRF token). Prints the median and p90 in ms per render and how many times the
 template engine was entered per render (`render_to_string` calls and the backend's
 Template.render calls). Not part of the tests: figures on a shared machine are noisy, run it
-more than once. --profile prints cProfile's top functions for the push of the seat to act.
+more than once. --profile prints cProfile's top functions for the push of the seat to act
+(--profile-version: for the version case).
 
 The "version" case is what one decision costs in renders: the actor's POST answer (with the
 request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
@@ -105,15 +106,20 @@ class Counter:
         Template.render, loader.render_to_string = self._render, self._rts
 
 
+#: What `timed` reads: the wall clock, or with --cpu this thread's CPU time (steadier on a
+#: machine other processes share).
+clock = time.perf_counter
+
+
 def timed(render, count: int, before=None) -> list[float]:
     """Sorted ms of `count` calls of `render`; `before` (untimed) runs ahead of each call."""
     timings = []
     for _ in range(count):
         if before is not None:
             before()
-        start = time.perf_counter()
+        start = clock()
         render()
-        timings.append((time.perf_counter() - start) * 1000)
+        timings.append((clock() - start) * 1000)
     return sorted(timings)
 
 
@@ -162,8 +168,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=200)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-version", action="store_true")
     parser.add_argument("--regions", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.thread_time
     game = game_in_memory(mid_hand_state())
     actor = engine.to_act(game.state)[0]
     waiting = (actor + 1) % 4
@@ -194,15 +205,19 @@ def main():
             f"waiting seat ({waiting}), median ms: "
             + ", ".join(f"{name} {ms:.3f}" for name, ms in medians.items())
         )
-    if args.profile:
+    if args.profile or args.profile_version:
         import cProfile
         import pstats
 
         profile = cProfile.Profile()
-        profile.enable()
         for _ in range(args.renders):
-            fragments.table_regions(game, actor)
-        profile.disable()
+            next_version(game)
+            profile.enable()
+            if args.profile_version:
+                version_renders(game, actor, request)
+            else:
+                fragments.table_regions(game, actor)
+            profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)
 
