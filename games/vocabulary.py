@@ -8,7 +8,8 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import ActionType, Lance, Outcome, Phase, Word
@@ -136,6 +137,31 @@ ILLEGAL_MESSAGES: dict[str, str] = {
 }
 
 
+#: The words of this module (and of the table's view model) as translated, by language and by
+#: the id of their lazy string: translating a lazy string looks up the active language and
+#: then each catalog at every use, and the table's renders use hundreds. The lazy strings are
+#: module constants, so their ids stay theirs; dict reads and writes are atomic.
+_translated: dict[str | None, dict[int, str]] = {}
+
+
+def in_language(word: Promise) -> str:
+    """A module-level lazy string (``gettext_lazy``) in the active language."""
+    language = get_language()
+    words = _translated.get(language)
+    if words is None:
+        words = _translated.setdefault(language, {})
+    text = words.get(id(word))
+    if text is None:
+        text = words[id(word)] = str(word)
+    return text
+
+
+BET_WORD = _("Mise %(amount)s")
+RAISE_WORD = _("Relance à %(to)s")
+YES = _("oui")
+NO = _("non")
+
+
 def card_rank(code: str) -> int:
     return int(code[:-1])
 
@@ -158,11 +184,11 @@ def card_glyph(code: str) -> str:
 
 
 def lance_name(lance: Lance | None) -> str:
-    return str(LANCE_NAMES[lance]) if lance else ""
+    return in_language(LANCE_NAMES[lance]) if lance else ""
 
 
 def at_lance(lance: Lance | None) -> str:
-    return str(AT_LANCE[lance]) if lance else ""
+    return in_language(AT_LANCE[lance]) if lance else ""
 
 
 def answer_awaited(ours: bool) -> str:
@@ -173,27 +199,27 @@ def answer_awaited(ours: bool) -> str:
 
 
 def outcome_name(outcome: Outcome) -> str:
-    return str(OUTCOME_NAMES[outcome])
+    return in_language(OUTCOME_NAMES[outcome])
 
 
 def action_label(kind: ActionType) -> str:
-    return str(ACTION_LABELS[kind])
+    return in_language(ACTION_LABELS[kind])
 
 
 def word_text(word: Word) -> str:
     """What a public word says, without the speaker: "Mise 5", "Je tiens", "Paires : oui"."""
     kind = word["type"]
     if kind == "bet":
-        return gettext("Mise %(amount)s") % {"amount": word["amount"]}
+        return in_language(BET_WORD) % {"amount": word["amount"]}
     if kind == "raise":
-        return gettext("Relance à %(to)s") % {"to": word["to"]}
+        return in_language(RAISE_WORD) % {"to": word["to"]}
     if kind == "discard":
         count = word["count"]
         return ngettext("écarte %(count)s carte", "écarte %(count)s cartes", count) % {
             "count": count
         }
     if kind == "declare":
-        answer = gettext("oui") if word.get("has") else gettext("non")
+        answer = in_language(YES) if word.get("has") else in_language(NO)
         return f"{lance_name(word.get('lance'))} : {answer}"
     return action_label(kind)
 

@@ -58,11 +58,21 @@ QUICK_BETS: tuple[int, ...] = (2, 5, 10)
 View = dict[str, Any]
 
 
+RELATIONS: dict[str, str] = {
+    "bottom": gettext_lazy("Vous"),
+    "right": gettext_lazy("Adversaire"),
+    "top": gettext_lazy("Partenaire"),
+    "left": gettext_lazy("Adversaire"),
+}
+#: The viewer's team and the other one, on their side of the table.
+US, THEM = gettext_lazy("Nous"), gettext_lazy("Eux")
+AND_LAST = gettext_lazy("%(names)s et %(last)s")
+TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
+
+
 def relation(position: str) -> str:
     """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
-    if position == "bottom":
-        return _("Vous")
-    return _("Partenaire") if position == "top" else _("Adversaire")
+    return vocabulary.in_language(RELATIONS[position])
 
 
 # ---------------------------------------------------------------- small helpers
@@ -121,14 +131,15 @@ def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list
     if viewer is None:
         return [_("Équipe 1"), _("Équipe 2")]
     labels = ["", ""]
-    labels[team_of(viewer)], labels[1 - team_of(viewer)] = _("Nous"), _("Eux")
+    labels[team_of(viewer)] = vocabulary.in_language(US)
+    labels[1 - team_of(viewer)] = vocabulary.in_language(THEM)
     return labels
 
 
 def join_names(names: list[str]) -> str:
     if len(names) < 2:
         return "".join(names)
-    return _("%(names)s et %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+    return vocabulary.in_language(AND_LAST) % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def lance_winner(record: LanceRecord, players: list[str], teams: list[str]) -> str | None:
@@ -231,7 +242,7 @@ def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observatio
 
 
 def timed_out_text(text: str) -> str:
-    return _("%(word)s (temps écoulé)") % {"word": text}
+    return vocabulary.in_language(TIMED_OUT) % {"word": text}
 
 
 # ---------------------------------------------------------------- regions, in template order
@@ -414,7 +425,11 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
         {
             "lance": vocabulary.lance_name(lance),
             "items": [
-                {"name": players[s], "has": values[s], "text": _("oui") if values[s] else _("non")}
+                {
+                    "name": players[s],
+                    "has": values[s],
+                    "text": vocabulary.in_language(vocabulary.YES if values[s] else vocabulary.NO),
+                }
                 for s in range(4)
             ],
         }
@@ -422,7 +437,9 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
     ]
     phase, lance = observation["phase"], observation["lance"]
     return {
-        "title": vocabulary.lance_name(lance) if lance else str(vocabulary.PHASE_NAMES[phase]),
+        "title": vocabulary.lance_name(lance)
+        if lance
+        else vocabulary.in_language(vocabulary.PHASE_NAMES[phase]),
         "lance": lance,
         "phase": phase,
         "hand_number": observation["hand_number"],
