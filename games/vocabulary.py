@@ -8,6 +8,10 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -142,18 +146,46 @@ ILLEGAL_MESSAGES: dict[str, str] = {
 #: then each catalog at every use, and the table's renders use hundreds. The lazy strings are
 #: module constants, so their ids stay theirs; dict reads and writes are atomic.
 _translated: dict[str | None, dict[int, str]] = {}
+#: The words of the language `one_language` pinned in this thread, if any.
+_pinned = threading.local()
 
 
 def in_language(word: Promise) -> str:
     """A module-level lazy string (``gettext_lazy``) in the active language."""
-    language = get_language()
-    words = _translated.get(language)
+    words = getattr(_pinned, "words", None)
     if words is None:
-        words = _translated.setdefault(language, {})
+        words = _words(get_language())
     text = words.get(id(word))
     if text is None:
         text = words[id(word)] = str(word)
     return text
+
+
+@contextmanager
+def one_language() -> Iterator[None]:
+    """Within this block, which must not switch languages (one synchronous build of a view),
+    `in_language` looks the active language up once: the look-up costs as much as the rest."""
+    outer = getattr(_pinned, "words", None), getattr(_pinned, "language", None)
+    _pinned.language = get_language()
+    _pinned.words = _words(_pinned.language)
+    try:
+        yield
+    finally:
+        _pinned.words, _pinned.language = outer
+
+
+def active_language() -> str | None:
+    """get_language(), looked up once within `one_language`."""
+    if getattr(_pinned, "words", None) is not None:
+        return _pinned.language
+    return get_language()
+
+
+def _words(language: str | None) -> dict[int, str]:
+    words = _translated.get(language)
+    if words is None:
+        words = _translated.setdefault(language, {})
+    return words
 
 
 BET_WORD = _("Mise %(amount)s")

@@ -29,8 +29,8 @@ from typing import Any, Literal, get_args
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.templatetags.static import static
-from django.utils.translation import get_language, gettext_lazy, pgettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 
 from games import vocabulary
 from games.display import answers
@@ -86,7 +86,7 @@ def card_view(code: str, kings: Kings = 4) -> View:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
-    key = (get_language(), code, kings)
+    key = (vocabulary.active_language(), code, kings)
     view = _card_views.get(key)
     if view is None:
         view = _card_views[key] = _new_card_view(code, kings)
@@ -467,7 +467,7 @@ def _button(kind: ActionType, css: str = "", **form: Any) -> View:
 def shortcut_key(kind: ActionType) -> str:
     """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
     one per decision, so no two buttons of a panel share one."""
-    language = get_language()
+    language = vocabulary.active_language()
     keys = _shortcut_keys.get(language)
     if keys is None:
         keys = _shortcut_keys[language] = _translated_shortcut_keys()
@@ -841,6 +841,32 @@ def build_table(
 ) -> View:
     """The whole view model of the table for one viewer (the public view sits at seat 0);
     ``robots``: which seats (by number) are computer players."""
+    with vocabulary.one_language():
+        return _build_table(
+            observation,
+            players,
+            viewer_seat,
+            host_seat=host_seat,
+            presence=presence,
+            team_names=team_names,
+            game_clock=game_clock,
+            now_ms=now_ms,
+            robots=robots,
+        )
+
+
+def _build_table(
+    observation: Observation,
+    players: list[str],
+    viewer_seat: int | None,
+    *,
+    host_seat: int | None,
+    presence: dict[int, int] | None,
+    team_names: list[str] | None,
+    game_clock: Mapping[str, Any] | None,
+    now_ms: int,
+    robots: list[bool] | None,
+) -> View:
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
     viewer = seat if seat is not None else 0
     teams = team_labels(seat, team_names)
