@@ -68,6 +68,9 @@ RELATIONS: dict[str, str] = {
 US, THEM = gettext_lazy("Nous"), gettext_lazy("Eux")
 AND_LAST = gettext_lazy("%(names)s et %(last)s")
 TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
+#: A seat's box: its cards face down (the screen reader's name), and its discards so far.
+HIDDEN_CARDS = gettext_lazy("%(cards)s cartes cachées")
+CHANGED = gettext_lazy("a changé %(changed)s")
 
 
 def relation(position: str) -> str:
@@ -297,10 +300,15 @@ def build_seats(
             last_word = timed_out_text(last_word)
         changed = [r[seat] for r in observation["discard_rounds"]]
         decl = [
-            {"lance": vocabulary.lance_name(lance), "has": values[seat]}
+            {
+                "lance": vocabulary.lance_name(lance),
+                "has": values[seat],
+                "text": vocabulary.in_language(vocabulary.YES if values[seat] else vocabulary.NO),
+            }
             for lance, values in declared(declarations)
         ]
         away = presence.get(seat)
+        backs = range(0 if offset == 0 else 4)
         seats.append(
             {
                 "seat": seat,
@@ -317,11 +325,14 @@ def build_seats(
                 "discard_ready": ready[seat] if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
+                "changed_text": vocabulary.in_language(CHANGED)
+                % {"changed": ", ".join(str(n) for n in changed)},
                 "last_word": last_word,
                 "last_word_timed_out": last_index in by_clock,
                 "clock": clocks[seat],
                 "declarations": decl,
-                "backs": range(0 if offset == 0 else 4),
+                "backs": backs,
+                "hidden_cards": vocabulary.in_language(HIDDEN_CARDS) % {"cards": len(backs)},
                 "away": away is not None,
                 "away_seconds": away,
                 "away_clock": clock(away) if away is not None else "",
