@@ -143,9 +143,10 @@ ILLEGAL_MESSAGES: dict[str, str] = {
 
 #: The words of this module (and of the table's view model) as translated, by language and by
 #: the id of their lazy string: translating a lazy string looks up the active language and
-#: then each catalog at every use, and the table's renders use hundreds. The lazy strings are
-#: module constants, so their ids stay theirs; dict reads and writes are atomic.
-_translated: dict[str | None, dict[int, str]] = {}
+#: then each catalog at every use, and the table's renders use hundreds. Each entry keeps its
+#: lazy string, so no other object can take its id while it is there (meant for module
+#: constants: a bounded set); dict reads and writes are atomic.
+_translated: dict[str | None, dict[int, tuple[Promise, str]]] = {}
 #: The words of the language `one_language` pinned in this thread, if any.
 _pinned = threading.local()
 
@@ -155,10 +156,10 @@ def in_language(word: Promise) -> str:
     words = getattr(_pinned, "words", None)
     if words is None:
         words = _words(get_language())
-    text = words.get(id(word))
-    if text is None:
-        text = words[id(word)] = str(word)
-    return text
+    entry = words.get(id(word))
+    if entry is None or entry[0] is not word:
+        entry = words[id(word)] = (word, str(word))
+    return entry[1]
 
 
 @contextmanager
@@ -181,7 +182,7 @@ def active_language() -> str | None:
     return get_language()
 
 
-def _words(language: str | None) -> dict[int, str]:
+def _words(language: str | None) -> dict[int, tuple[Promise, str]]:
     words = _translated.get(language)
     if words is None:
         words = _translated.setdefault(language, {})
