@@ -151,7 +151,11 @@ def render_regions(
     regions = engine.get_template(f"{TEMPLATE}#regions")
     partials = {name: engine.get_template(f"{TEMPLATE}#{name}") for name in REGIONS}
     language = get_language()
-    own = make_context(dict(context, oob=True), request, autoescape=True, use_l10n=False)
+    values = dict(context, oob=True)
+    if request is None:
+        # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
+        values.setdefault("csrf_token", None)
+    own = make_context(values, request, autoescape=True, use_l10n=False)
     parts = []
     with own.bind_template(regions):
         for name in REGIONS:

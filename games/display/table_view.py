@@ -472,7 +472,19 @@ def _button(kind: ActionType, css: str = "", **form: Any) -> View:
     fields); ``label`` defaults to the action's."""
     form.setdefault("label", vocabulary.action_label(kind))
     form.setdefault("key", shortcut_key(kind))
-    return {"type": kind, "button_class": f"tbtn {css}".strip(), **form}
+    # Every field the partial tests, even when empty: a missing key costs the template three
+    # exceptions and a dir() to find that it is missing.
+    return {"type": kind, "button_class": f"tbtn {css}".strip(), **BUTTON_FIELDS, **form}
+
+
+BUTTON_FIELDS: View = {
+    "form_id": "",
+    "form_class": "",
+    "range": None,
+    "hidden": None,
+    "hint": "",
+    "number": None,
+}
 
 
 def shortcut_key(kind: ActionType) -> str:
@@ -659,6 +671,7 @@ def build_log(
                 "key": "deal",
                 "title": _("Donne"),
                 "lines": [_("Main distribuée automatiquement (temps écoulé).")],
+                "deje_lines": [],
             }
         )
 
