@@ -9,8 +9,16 @@ paires or jeu lance), as `snapshots.game_for_render` hands them to the render. M
 for the seat to act and for a waiting seat, and the POST answer (with a request: context
 processors, CSRF token). Prints the median and p90 in ms per render and how many times the
 template engine was entered per render (`render_to_string` calls and the backend's
-Template.render calls). Not part of the tests: figures on a shared machine are noisy, run it
-more than once. --profile prints cProfile's top functions for the push of the seat to act."""
+Template.render calls: none for games.display.shared_regions, which renders each region's
+partial itself, in one context for the viewer's own regions). Not part of the tests: figures on a shared machine are noisy, run it
+more than once. --profile prints cProfile's top functions for the push of the seat to act
+(--profile-version: for the version case).
+
+The "version" case is what one decision costs in renders: the actor's POST answer (with the
+request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
+renders a version for its four sockets; each repetition is a new version of the game, so
+nothing one version rendered is reused by the next. --regions prints, for a waiting seat, the
+context build and each region's partial rendered alone (median ms)."""
 
 import argparse
 import os
@@ -29,7 +37,7 @@ from django.test import RequestFactory  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine  # noqa: E402
-from games.display import fragments  # noqa: E402
+from games.display import fragments, game_cache, table_view  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
@@ -99,13 +107,54 @@ class Counter:
         Template.render, loader.render_to_string = self._render, self._rts
 
 
-def timed(render, count: int) -> list[float]:
+#: What `timed` reads: the wall clock, or with --cpu this thread's CPU time (steadier on a
+#: machine other processes share).
+clock = time.perf_counter
+
+
+def timed(render, count: int, before=None) -> list[float]:
+    """Sorted ms of `count` calls of `render`; `before` (untimed) runs ahead of each call."""
     timings = []
     for _ in range(count):
-        start = time.perf_counter()
+        if before is not None:
+            before()
+        start = clock()
         render()
-        timings.append((time.perf_counter() - start) * 1000)
+        timings.append((clock() - start) * 1000)
     return sorted(timings)
+
+
+def next_version(game: Game) -> None:
+    """Move the in-memory game to a version of its own (same cards and words): what a decision
+    does to what the renders may share."""
+    game.version += 1
+    game.state["version"] = game.version
+    game_cache.remember(game)
+
+
+def version_renders(game: Game, actor: int, request) -> str:
+    """One version for the four seats: the actor's answer, then the other three pushes."""
+    others = [s.user for s in game.seats.all() if s.number != actor]
+    answer = fragments.table_regions(game, actor, request=request)
+    pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
+    return answer + "".join(html for html, _ in filter(None, pushes.values()))
+
+
+def region_timings(game: Game, seat: int, count: int) -> dict[str, float]:
+    """Median ms of the context build and of each region's partial rendered alone, as the
+    regions partial renders it (out of band, numbers unlocalized)."""
+    from django.template import Context
+
+    medians = {
+        "context": statistics.median(timed(lambda: fragments.table_context(game, seat), count))
+    }
+    context = dict(fragments.table_context(game, seat), oob=True)
+    for region in table_view.REGIONS:
+        partial = loader.get_template(f"games/table.html#{region}").template
+        render = lambda partial=partial: partial.render(Context(context, use_l10n=False))  # noqa: E731
+        render()
+        medians[region] = statistics.median(timed(render, count))
+    return medians
 
 
 def post_request(user):
@@ -120,7 +169,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--renders", type=int, default=200)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile-version", action="store_true")
+    parser.add_argument("--regions", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.thread_time
     game = game_in_memory(mid_hand_state())
     actor = engine.to_act(game.state)[0]
     waiting = (actor + 1) % 4
@@ -129,12 +184,15 @@ def main():
         f"push, seat to act ({actor})": lambda: fragments.table_regions(game, actor),
         f"push, waiting seat ({waiting})": lambda: fragments.table_regions(game, waiting),
         f"POST answer, seat {actor}": lambda: fragments.table_regions(game, actor, request=request),
+        "version, four seats": lambda: version_renders(game, actor, request),
     }
     for name, render in cases.items():
+        next_version(game)
         body = render()  # warms the cached loader
         with Counter() as counter:
+            next_version(game)
             render()
-        timings = timed(render, args.renders)
+        timings = timed(render, args.renders, before=lambda: next_version(game))
         print(
             f"{name}: median {statistics.median(timings):.3f} ms, "
             f"p90 {timings[int(len(timings) * 0.9)]:.3f} ms, min {timings[0]:.3f} ms "
@@ -142,15 +200,25 @@ def main():
             f"{counter.render_to_string} render_to_string, {counter.template_renders} "
             "template renders)"
         )
-    if args.profile:
+    if args.regions:
+        medians = region_timings(game, waiting, args.renders)
+        print(
+            f"waiting seat ({waiting}), median ms: "
+            + ", ".join(f"{name} {ms:.3f}" for name, ms in medians.items())
+        )
+    if args.profile or args.profile_version:
         import cProfile
         import pstats
 
         profile = cProfile.Profile()
-        profile.enable()
         for _ in range(args.renders):
-            fragments.table_regions(game, actor)
-        profile.disable()
+            next_version(game)
+            profile.enable()
+            if args.profile_version:
+                version_renders(game, actor, request)
+            else:
+                fragments.table_regions(game, actor)
+            profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)
 

@@ -8,7 +8,12 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import ActionType, Lance, Outcome, Phase, Word
@@ -136,6 +141,60 @@ ILLEGAL_MESSAGES: dict[str, str] = {
 }
 
 
+#: The words of this module (and of the table's view model) as translated, by language and by
+#: the id of their lazy string: translating a lazy string looks up the active language and
+#: then each catalog at every use, and the table's renders use hundreds. Each entry keeps its
+#: lazy string, so no other object can take its id while it is there (meant for module
+#: constants: a bounded set); dict reads and writes are atomic.
+_translated: dict[str | None, dict[int, tuple[Promise, str]]] = {}
+#: The words of the language `one_language` pinned in this thread, if any.
+_pinned = threading.local()
+
+
+def in_language(word: Promise) -> str:
+    """A module-level lazy string (``gettext_lazy``) in the active language."""
+    words = getattr(_pinned, "words", None)
+    if words is None:
+        words = _words(get_language())
+    entry = words.get(id(word))
+    if entry is None or entry[0] is not word:
+        entry = words[id(word)] = (word, str(word))
+    return entry[1]
+
+
+@contextmanager
+def one_language() -> Iterator[None]:
+    """Within this block, which must not switch languages (one synchronous build of a view),
+    `in_language` looks the active language up once: the look-up costs as much as the rest."""
+    outer = getattr(_pinned, "words", None), getattr(_pinned, "language", None)
+    _pinned.language = get_language()
+    _pinned.words = _words(_pinned.language)
+    try:
+        yield
+    finally:
+        _pinned.words, _pinned.language = outer
+
+
+def active_language() -> str | None:
+    """get_language(), looked up once within `one_language`."""
+    if getattr(_pinned, "words", None) is not None:
+        return _pinned.language
+    return get_language()
+
+
+def _words(language: str | None) -> dict[int, tuple[Promise, str]]:
+    words = _translated.get(language)
+    if words is None:
+        words = _translated.setdefault(language, {})
+    return words
+
+
+BET_WORD = _("Mise %(amount)s")
+RAISE_WORD = _("Relance à %(to)s")
+YES = _("oui")
+NO = _("non")
+
+
 def card_rank(code: str) -> int:
     return int(code[:-1])
 
@@ -158,11 +217,11 @@ def card_glyph(code: str) -> str:
 
 
 def lance_name(lance: Lance | None) -> str:
-    return str(LANCE_NAMES[lance]) if lance else ""
+    return in_language(LANCE_NAMES[lance]) if lance else ""
 
 
 def at_lance(lance: Lance | None) -> str:
-    return str(AT_LANCE[lance]) if lance else ""
+    return in_language(AT_LANCE[lance]) if lance else ""
 
 
 def answer_awaited(ours: bool) -> str:
@@ -173,27 +232,27 @@ def answer_awaited(ours: bool) -> str:
 
 
 def outcome_name(outcome: Outcome) -> str:
-    return str(OUTCOME_NAMES[outcome])
+    return in_language(OUTCOME_NAMES[outcome])
 
 
 def action_label(kind: ActionType) -> str:
-    return str(ACTION_LABELS[kind])
+    return in_language(ACTION_LABELS[kind])
 
 
 def word_text(word: Word) -> str:
     """What a public word says, without the speaker: "Mise 5", "Je tiens", "Paires : oui"."""
     kind = word["type"]
     if kind == "bet":
-        return gettext("Mise %(amount)s") % {"amount": word["amount"]}
+        return in_language(BET_WORD) % {"amount": word["amount"]}
     if kind == "raise":
-        return gettext("Relance à %(to)s") % {"to": word["to"]}
+        return in_language(RAISE_WORD) % {"to": word["to"]}
     if kind == "discard":
         count = word["count"]
         return ngettext("écarte %(count)s carte", "écarte %(count)s cartes", count) % {
             "count": count
         }
     if kind == "declare":
-        answer = gettext("oui") if word.get("has") else gettext("non")
+        answer = in_language(YES) if word.get("has") else in_language(NO)
         return f"{lance_name(word.get('lance'))} : {answer}"
     return action_label(kind)
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors, sockets
-from games.display import fairness_view, game_cache, table_view
+from games.display import fairness_view, game_cache, shared_regions, table_view
 from games.models import Game, Table
 
 
@@ -292,9 +292,10 @@ def table_regions(
 ) -> str:
     """Every region of the table for one player, out of band: a POST answer (with `request`)
     or a push (without: htmx sends the CSRF token from <body>'s hx-headers). `refusal`: why
-    the player's decision was refused, shown in the decision panel."""
+    the player's decision was refused, shown in the decision panel. The regions the game's
+    other players see alike at this version are rendered once (games.display.shared_regions)."""
     context = table_context(game, seat, flash=flash, refusal=refusal)
-    return table_view.render_regions(context, request=request)
+    return shared_regions.render_regions(context, request=request, scope=(game.pk, game.version))
 
 
 def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[str, int] | None:

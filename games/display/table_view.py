@@ -26,6 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -55,11 +58,24 @@ QUICK_BETS: tuple[int, ...] = (2, 5, 10)
 View = dict[str, Any]
 
 
+RELATIONS: dict[str, str] = {
+    "bottom": gettext_lazy("Vous"),
+    "right": gettext_lazy("Adversaire"),
+    "top": gettext_lazy("Partenaire"),
+    "left": gettext_lazy("Adversaire"),
+}
+#: The viewer's team and the other one, on their side of the table.
+US, THEM = gettext_lazy("Nous"), gettext_lazy("Eux")
+AND_LAST = gettext_lazy("%(names)s et %(last)s")
+TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
+#: A seat's box: its cards face down (the screen reader's name), and its discards so far.
+HIDDEN_CARDS = gettext_lazy("%(cards)s cartes cachées")
+CHANGED = gettext_lazy("a changé %(changed)s")
+
+
 def relation(position: str) -> str:
     """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
-    if position == "bottom":
-        return _("Vous")
-    return _("Partenaire") if position == "top" else _("Adversaire")
+    return vocabulary.in_language(RELATIONS[position])
 
 
 # ---------------------------------------------------------------- small helpers
@@ -73,21 +89,43 @@ def card_view(code: str, kings: Kings = 4) -> View:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
+    key = (vocabulary.active_language(), code, kings)
+    view = _card_views.get(key)
+    if view is None:
+        view = _card_views[key] = _new_card_view(code, kings)
+    return dict(view)  # a copy: a caller may add to its card
+
+
+#: card_view's answers by (language, code, kings): a card's words and picture never change, and
+#: translating its name and looking up its picture's hashed URL cost more than the rest of the
+#: card's render. At most 40 cards × 2 × the languages; dict reads and writes are atomic.
+_card_views: dict[tuple[str | None, str, Kings], View] = {}
+
+
+def _new_card_view(code: str, kings: Kings) -> View:
     rank = vocabulary.card_rank(code)
     counts_as = str(EIGHT_KINGS_COUNTS_AS.get(rank, "")) if kings == 8 else ""
     name = vocabulary.card_name(code)
     if counts_as:
         name = _("%(card)s (compte comme un %(rank)s)") % {"card": name, "rank": counts_as}
     suit = vocabulary.card_suit(code)
+    image = f"cards/{code}.svg"  # drawn by scripts/draw_cards.py
     return {
         "code": code,
         "name": name,
         "counts_as": counts_as,
         "suit": vocabulary.SUIT_SLUGS[suit],
         "suit_name": str(vocabulary.SUIT_NAMES[suit]),
-        # drawn by scripts/draw_cards.py; a static path for {% static %}
-        "image": f"cards/{code}.svg",
+        "image": image,
+        "image_url": static(image),
     }
+
+
+@receiver(setting_changed)
+def _forget_card_views(*, setting: str, **kwargs: Any) -> None:
+    """A test that changes where static files are served from gets fresh picture URLs."""
+    if setting in ("STATIC_URL", "STORAGES", "STATIC_ROOT"):
+        _card_views.clear()
 
 
 def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list[str]:
@@ -96,14 +134,15 @@ def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list
     if viewer is None:
         return [_("Équipe 1"), _("Équipe 2")]
     labels = ["", ""]
-    labels[team_of(viewer)], labels[1 - team_of(viewer)] = _("Nous"), _("Eux")
+    labels[team_of(viewer)] = vocabulary.in_language(US)
+    labels[1 - team_of(viewer)] = vocabulary.in_language(THEM)
     return labels
 
 
 def join_names(names: list[str]) -> str:
     if len(names) < 2:
         return "".join(names)
-    return _("%(names)s et %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+    return vocabulary.in_language(AND_LAST) % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def lance_winner(record: LanceRecord, players: list[str], teams: list[str]) -> str | None:
@@ -206,7 +245,7 @@ def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observatio
 
 
 def timed_out_text(text: str) -> str:
-    return _("%(word)s (temps écoulé)") % {"word": text}
+    return vocabulary.in_language(TIMED_OUT) % {"word": text}
 
 
 # ---------------------------------------------------------------- regions, in template order
@@ -261,10 +300,15 @@ def build_seats(
             last_word = timed_out_text(last_word)
         changed = [r[seat] for r in observation["discard_rounds"]]
         decl = [
-            {"lance": vocabulary.lance_name(lance), "has": values[seat]}
+            {
+                "lance": vocabulary.lance_name(lance),
+                "has": values[seat],
+                "text": vocabulary.in_language(vocabulary.YES if values[seat] else vocabulary.NO),
+            }
             for lance, values in declared(declarations)
         ]
         away = presence.get(seat)
+        backs = range(0 if offset == 0 else 4)
         seats.append(
             {
                 "seat": seat,
@@ -281,11 +325,14 @@ def build_seats(
                 "discard_ready": ready[seat] if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
+                "changed_text": vocabulary.in_language(CHANGED)
+                % {"changed": ", ".join(str(n) for n in changed)},
                 "last_word": last_word,
                 "last_word_timed_out": last_index in by_clock,
                 "clock": clocks[seat],
                 "declarations": decl,
-                "backs": range(0 if offset == 0 else 4),
+                "backs": backs,
+                "hidden_cards": vocabulary.in_language(HIDDEN_CARDS) % {"cards": len(backs)},
                 "away": away is not None,
                 "away_seconds": away,
                 "away_clock": clock(away) if away is not None else "",
@@ -389,7 +436,11 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
         {
             "lance": vocabulary.lance_name(lance),
             "items": [
-                {"name": players[s], "has": values[s], "text": _("oui") if values[s] else _("non")}
+                {
+                    "name": players[s],
+                    "has": values[s],
+                    "text": vocabulary.in_language(vocabulary.YES if values[s] else vocabulary.NO),
+                }
                 for s in range(4)
             ],
         }
@@ -397,7 +448,9 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
     ]
     phase, lance = observation["phase"], observation["lance"]
     return {
-        "title": vocabulary.lance_name(lance) if lance else str(vocabulary.PHASE_NAMES[phase]),
+        "title": vocabulary.lance_name(lance)
+        if lance
+        else vocabulary.in_language(vocabulary.PHASE_NAMES[phase]),
         "lance": lance,
         "phase": phase,
         "hand_number": observation["hand_number"],
@@ -419,13 +472,37 @@ def _button(kind: ActionType, css: str = "", **form: Any) -> View:
     fields); ``label`` defaults to the action's."""
     form.setdefault("label", vocabulary.action_label(kind))
     form.setdefault("key", shortcut_key(kind))
-    return {"type": kind, "button_class": f"tbtn {css}".strip(), **form}
+    # Every field the partial tests, even when empty: a missing key costs the template three
+    # exceptions and a dir() to find that it is missing.
+    return {"type": kind, "button_class": f"tbtn {css}".strip(), **BUTTON_FIELDS, **form}
+
+
+BUTTON_FIELDS: View = {
+    "form_id": "",
+    "form_class": "",
+    "range": None,
+    "hidden": None,
+    "hint": "",
+    "number": None,
+}
 
 
 def shortcut_key(kind: ActionType) -> str:
     """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
     one per decision, so no two buttons of a panel share one."""
-    keys = {
+    language = vocabulary.active_language()
+    keys = _shortcut_keys.get(language)
+    if keys is None:
+        keys = _shortcut_keys[language] = _translated_shortcut_keys()
+    return keys[kind]
+
+
+#: The shortcut keys by language, translated once (ten pgettext calls per button otherwise).
+_shortcut_keys: dict[str | None, dict[ActionType, str]] = {}
+
+
+def _translated_shortcut_keys() -> dict[ActionType, str]:
+    return {
         "mus": pgettext("keyboard shortcut of Mus", "M"),
         "cut": pgettext("keyboard shortcut of Je coupe", "C"),
         "discard": pgettext("keyboard shortcut of Écarter", "E"),
@@ -437,7 +514,6 @@ def shortcut_key(kind: ActionType) -> str:
         "ordago": pgettext("keyboard shortcut of Órdago", "O"),
         "deal": pgettext("keyboard shortcut of Distribuer la main suivante", "D"),
     }
-    return keys[kind]
 
 
 def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
@@ -595,6 +671,7 @@ def build_log(
                 "key": "deal",
                 "title": _("Donne"),
                 "lines": [_("Main distribuée automatiquement (temps écoulé).")],
+                "deje_lines": [],
             }
         )
 
@@ -788,6 +865,32 @@ def build_table(
 ) -> View:
     """The whole view model of the table for one viewer (the public view sits at seat 0);
     ``robots``: which seats (by number) are computer players."""
+    with vocabulary.one_language():
+        return _build_table(
+            observation,
+            players,
+            viewer_seat,
+            host_seat=host_seat,
+            presence=presence,
+            team_names=team_names,
+            game_clock=game_clock,
+            now_ms=now_ms,
+            robots=robots,
+        )
+
+
+def _build_table(
+    observation: Observation,
+    players: list[str],
+    viewer_seat: int | None,
+    *,
+    host_seat: int | None,
+    presence: dict[int, int] | None,
+    team_names: list[str] | None,
+    game_clock: Mapping[str, Any] | None,
+    now_ms: int,
+    robots: list[bool] | None,
+) -> View:
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
     viewer = seat if seat is not None else 0
     teams = team_labels(seat, team_names)

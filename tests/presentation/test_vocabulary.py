@@ -85,3 +85,15 @@ def test_unknown_code_gets_a_generic_french_message():
 def test_site_messages():
     assert vocabulary.STALE_VERSION.startswith("La table a changé")
     assert vocabulary.NOT_SEATED == "Vous n'êtes pas assis à cette table."
+
+
+def test_a_translated_word_is_its_own_lazy_strings_in_the_active_language():
+    from django.utils import translation
+    from django.utils.translation import gettext_lazy
+
+    for n in range(50):  # short-lived lazy strings, whose ids the next ones may take
+        assert vocabulary.in_language(gettext_lazy(f"mot {n}")) == f"mot {n}"
+    with translation.override("de"), vocabulary.one_language():
+        assert vocabulary.active_language() == "de"
+        assert vocabulary.lance_name("grand") == str(vocabulary.LANCE_NAMES["grand"])
+    assert vocabulary.active_language() == translation.get_language()

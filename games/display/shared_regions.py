@@ -1,0 +1,180 @@
+"""The table's regions for one viewer, with the regions several viewers of one game version see
+byte for byte rendered once and reused (a push renders every region for each of a game's four
+players at every decision).
+
+The body is exactly :func:`table_view.render_regions`'s (the regions in :data:`REGIONS` order,
+one newline apart, numbers unlocalized), which stays the plain render a test compares with.
+
+HIDDEN INFORMATION. Only the regions of :data:`SLICES` are ever reused, and each is rendered
+from its slice alone: the part of the view model its partial reads, nothing else (no request,
+no CSRF token). Its memo key holds that slice's exact bytes (pickled: types included, so 1 and
+True or a safe and a plain string differ), the language and the game version, so two viewers
+share a render only when everything it was made from is equal. A partial that read anything
+outside its slice would render it empty: tests/presentation/test_shared_regions.py compares
+both renders for every seat of many states. The viewer's own regions (my-hand, decision-panel,
+table-seats, a score screen with the shown hands) have no slice: they are never shared.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from django.template import engines
+from django.template.context import make_context
+from django.utils.translation import get_language
+
+from games.display.table_view import REGIONS, View
+
+TEMPLATE = "games/table.html"
+
+
+def _flash(context: View) -> View:
+    return {"flash": context["flash"]}
+
+
+def _away_banner(context: View) -> View:
+    banner = context["table_view"]["away_banner"]
+    away = [
+        {"name": s["name"], "away_seconds": s["away_seconds"], "away_clock": s["away_clock"]}
+        for s in banner["away"]
+    ]
+    return {"table_view": {"away_banner": {"status": banner["status"], "away": away}}}
+
+
+def _scoreboard(context: View) -> View:
+    view = context["table_view"]
+    return {"table_view": {key: view[key] for key in ("scoreboard", "kings_label", "hand_number")}}
+
+
+def _lance_status(context: View) -> View:
+    return {"table_view": {"lance_status": context["table_view"]["lance_status"]}}
+
+
+def _hand_log(context: View) -> View:
+    view = context["table_view"]
+    return {"table_view": {key: view[key] for key in ("log", "announcement", "past_hands")}}
+
+
+def _score_screen(context: View) -> View | None:
+    """Only the hidden, empty score screen of a hand under way (the screen itself is drawn
+    from the viewer's side: "Vous", the deal button)."""
+    view = context["table_view"]
+    if view["score_screen"] is not None:
+        return None
+    return {"table_view": {"score_screen": None, "partie_over": view["partie_over"]}}
+
+
+#: What each shareable region reads of the template context; None: not shareable this time.
+SLICES: dict[str, Callable[[View], View | None]] = {
+    "flash": _flash,
+    "away-banner": _away_banner,
+    "scoreboard": _scoreboard,
+    "lance-status": _lance_status,
+    "hand-log": _hand_log,
+    "score-screen": _score_screen,
+}
+
+
+class RegionMemo:
+    """Rendered regions by key, least recently used first out, bounded in entries and in
+    characters. Safe to share between threads (and the event loop's): the lock is held only to
+    read or store, never while rendering, so two threads missing the same key both render it
+    and store the same text."""
+
+    def __init__(self, *, max_entries: int = 2048, max_chars: int = 8_000_000):
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self._entries: OrderedDict[Hashable, str] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def get(self, key: Hashable) -> str | None:
+        with self._lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+            return html
+
+    def put(self, key: Hashable, html: str) -> None:
+        size = len(html) + _key_size(key)
+        if size > self.max_chars:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._chars -= len(old) + _key_size(key)
+            self._entries[key] = html
+            self._chars += size
+            while len(self._entries) > self.max_entries or self._chars > self.max_chars:
+                old_key, old_html = self._entries.popitem(last=False)
+                self._chars -= len(old_html) + _key_size(old_key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._chars = 0
+            self.hits = 0
+
+    def texts(self) -> list[str]:
+        with self._lock:
+            return list(self._entries.values())
+
+    @property
+    def chars(self) -> int:
+        return self._chars
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _key_size(key: Hashable) -> int:
+    return len(key[-1]) if isinstance(key, tuple) and isinstance(key[-1], bytes) else 0
+
+
+#: This process's memo: a few hundred live tables' shared regions of their last versions.
+MEMO = RegionMemo()
+
+
+def render_regions(
+    context: View, *, request: Any = None, scope: Hashable, memo: RegionMemo = MEMO
+) -> str:
+    """Every region of the table for the viewer of `context`, out of band, as
+    table_view.render_regions renders it; `scope` names the game version rendered (e.g. (game
+    id, version)): shared regions are reused within it only."""
+    engine = engines["django"].engine
+    regions = engine.get_template(f"{TEMPLATE}#regions")
+    partials = {name: engine.get_template(f"{TEMPLATE}#{name}") for name in REGIONS}
+    language = get_language()
+    values = dict(context, oob=True)
+    if request is None:
+        # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
+        values.setdefault("csrf_token", None)
+    own = make_context(values, request, autoescape=True, use_l10n=False)
+    parts = []
+    with own.bind_template(regions):
+        for name in REGIONS:
+            region = SLICES[name](context) if name in SLICES else None
+            if region is None:
+                parts.append(partials[name].render(own))
+            else:
+                parts.append(_shared(partials[name], name, region, (scope, language), memo))
+    return "\n".join(parts)
+
+
+def _shared(partial, name: str, region: View, scope: Hashable, memo: RegionMemo) -> str:
+    try:
+        key = (scope, name, pickle.dumps(region, protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        key = None  # something unpicklable in the slice: rendered, never shared
+    html = memo.get(key) if key is not None else None
+    if html is None:
+        html = partial.render(make_context(dict(region, oob=True), autoescape=True, use_l10n=False))
+        if key is not None:
+            memo.put(key, html)
+    return html
