@@ -10,9 +10,9 @@ for the seat to act and for a waiting seat, and the POST answer (with a request:
 processors, CSRF token). Prints the median and p90 in ms per render and how many times the
 template engine was entered per render (`render_to_string` calls and the backend's
 Template.render calls: none for games.display.shared_regions, which renders each region's
-partial itself, in one context for the viewer's own regions). Not part of the tests: figures on a shared machine are noisy, run it
-more than once. --profile prints cProfile's top functions for the push of the seat to act
-(--profile-version: for the version case).
+partial itself, in one context for the viewer's own regions). Not part of the tests: figures
+on a shared machine are noisy, run it more than once. --profile prints cProfile's top
+functions for the push of the seat to act (--profile-version: for the version case).
 
 The "version" case is what one decision costs in renders: the actor's POST answer (with the
 request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
