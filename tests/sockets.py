@@ -56,6 +56,7 @@ async def close_left_open(timeout: float = 5.0) -> None:
     Otherwise the loop closed under live consumers: none ran its disconnect (presence rows,
     groups), and renders or writes still in flight ran on in threads that outlived the loop."""
     from games.heartbeats import HEARTBEATS
+    from games.push_fanout import FANOUT
     from games.push_healing import SHOWN
 
     sockets, OPENED[:] = list(OPENED), []
@@ -65,6 +66,7 @@ async def close_left_open(timeout: float = 5.0) -> None:
                 await communicator.disconnect(timeout=1)
     HEARTBEATS.reset()
     SHOWN.reset()
+    FANOUT.reset()  # its listener never ends of itself
     current = asyncio.current_task()
     others = [task for task in asyncio.all_tasks() if task is not current]
     if others:
