@@ -289,13 +289,16 @@ def table_regions(
     flash: str | None = None,
     refusal: str | None = None,
     request=None,
+    shared: bool = True,
 ) -> str:
     """Every region of the table for one player, out of band: a POST answer (with `request`)
     or a push (without: htmx sends the CSRF token from <body>'s hx-headers). `refusal`: why
     the player's decision was refused, shown in the decision panel. The regions the game's
-    other players see alike at this version are rendered once (games.display.shared_regions)."""
+    other players see alike at this version are rendered once (games.display.shared_regions),
+    unless not `shared`: a lone render (a connect) that no other player renders with."""
     context = table_context(game, seat, flash=flash, refusal=refusal)
-    return shared_regions.render_regions(context, request=request, scope=(game.pk, game.version))
+    scope = (game.pk, game.version) if shared else None
+    return shared_regions.render_regions(context, request=request, scope=scope)
 
 
 def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[str, int] | None:
@@ -308,7 +311,8 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     seat = selectors.seat_number(game, user)
     if seat is None:
         return None
-    return table_regions(game, seat), game.version
+    # A render without a version (a connect, a presence change) is its socket's alone.
+    return table_regions(game, seat, shared=min_version is not None), game.version
 
 
 def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:

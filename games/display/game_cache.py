@@ -21,13 +21,16 @@ _load_locks: dict[int, threading.Lock] = {}
 
 def game_for_render(game_id: int, *, min_version: int | None = None) -> Game | None:
     """The game with its table and seats, at `min_version` or later from the cache, else loaded.
-    `min_version=None` always loads (a connect, a presence change, an ending: what changed is
-    not in the version)."""
-    if min_version is not None and (game := _cached(game_id, min_version)) is not None:
+    `min_version=None` always loads, and keeps nothing (a connect, a presence change, an ending:
+    what changed is not in the version, and the next push names a newer one): a thousand idle
+    sockets' connects once held a copy of every table in each process."""
+    if min_version is None:
+        return selectors.game_with_seats(game_id)
+    if (game := _cached(game_id, min_version)) is not None:
         return game
     with _load_lock(game_id):
         # Another socket of this game may have loaded it while this one waited.
-        if min_version is not None and (game := _cached(game_id, min_version)) is not None:
+        if (game := _cached(game_id, min_version)) is not None:
             return game
         game = selectors.game_with_seats(game_id)
         if game is not None:

@@ -146,7 +146,7 @@ def render_regions(
 ) -> str:
     """Every region of the table for the viewer of `context`, out of band, as
     table_view.render_regions renders it; `scope` names the game version rendered (e.g. (game
-    id, version)): shared regions are reused within it only."""
+    id, version)): shared regions are reused within it only (None: rendered, not kept)."""
     engine = engines["django"].engine
     regions = engine.get_template(f"{TEMPLATE}#regions")
     partials = {name: engine.get_template(f"{TEMPLATE}#{name}") for name in REGIONS}
@@ -160,7 +160,7 @@ def render_regions(
     with own.bind_template(regions):
         for name in REGIONS:
             region = SLICES[name](context) if name in SLICES else None
-            if region is None:
+            if region is None or scope is None:
                 parts.append(partials[name].render(own))
             else:
                 parts.append(_shared(partials[name], name, region, (scope, language), memo))

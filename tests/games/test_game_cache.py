@@ -33,9 +33,15 @@ def test_without_a_version_the_game_is_always_loaded(cast, started_game, django_
         game_cache.game_for_render(started_game.pk)
 
 
+def test_a_load_without_a_version_is_not_kept(cast, started_game):
+    """A connect's render: the idle sockets of a thousand tables keep no copy of their games."""
+    game_cache.game_for_render(started_game.pk)
+    assert started_game.pk not in game_cache._games
+
+
 def test_an_older_copy_never_replaces_a_newer_one(cast, started_game):
     Game.objects.filter(pk=started_game.pk).update(version=3)
-    game_cache.game_for_render(started_game.pk)
+    game_cache.game_for_render(started_game.pk, min_version=3)
     stale = Game.objects.get(pk=started_game.pk)
     stale.version = 2
     game_cache._store(stale)
@@ -44,7 +50,7 @@ def test_an_older_copy_never_replaces_a_newer_one(cast, started_game):
 
 def test_the_cache_keeps_a_bounded_number_of_games(cast, started_game, monkeypatch):
     monkeypatch.setattr(game_cache, "CAPACITY", 1)
-    game_cache.game_for_render(started_game.pk)
+    game_cache.game_for_render(started_game.pk, min_version=0)
     other = Game.objects.get(pk=started_game.pk)
     other.pk = started_game.pk + 10_000  # a second key, never saved
     game_cache._store(other)
