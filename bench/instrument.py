@@ -74,7 +74,7 @@ def install() -> None:
     from django.db.backends.utils import CursorWrapper
     from django.template.backends.django import Template
 
-    from games.display import fragments
+    from games.display import fragments, shared_regions
 
     CursorWrapper.execute = _timed_sync("queries", CursorWrapper.execute)
     CursorWrapper.executemany = _timed_sync("queries", CursorWrapper.executemany)
@@ -83,6 +83,8 @@ def install() -> None:
     RedisChannelLayer.group_send = _timed_async("group_send", RedisChannelLayer.group_send)
     RedisChannelLayer.send = _timed_async("layer_send", RedisChannelLayer.send)
     fragments.table_push = _timed_sync("pushes", fragments.table_push)
+    # a viewer's table regions, whose partials render outside the backend's Template.render
+    shared_regions.render_regions = _timed_sync("renders", shared_regions.render_regions)
 
 
 class BenchConfig(AppConfig):
