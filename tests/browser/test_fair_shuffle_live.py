@@ -75,9 +75,16 @@ def test_sitting_uses_the_seed_the_browser_proposed(transactional_db, cast, page
     assert table.seats.get(user=cast[1]).client_seed == value
     page.locator("button[data-seed-random]").click()
     expect(edit).not_to_have_value(value)
-    page.fill("input[data-seed-edit]", "bixente")
-    page.locator(".seed-form button[type=submit]").click()
-    expect(page.locator(f"#table-{table.pk} li[data-seat='1'] .seat-seed")).to_contain_text(
-        "bixente"
-    )
+    shown = page.locator(f"#table-{table.pk} li[data-seat='1'] .seat-seed")
+    for _ in range(3):
+        # A salle push that replaces the form while Playwright fills it takes the typing with
+        # the old field (a person's keystrokes are kept: static/js/seed.js); fill again then.
+        page.fill("input[data-seed-edit]", "bixente")
+        page.locator(".seed-form button[type=submit]").click()
+        try:
+            expect(shown).to_contain_text("bixente", timeout=3000)
+            break
+        except AssertionError:
+            continue
+    expect(shown).to_contain_text("bixente")
     assert table.seats.get(user=cast[1]).client_seed == "bixente"
