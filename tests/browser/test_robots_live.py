@@ -127,7 +127,13 @@ def test_one_hand_against_three_robots(robot_worker, ane, page_for):
             # the version the page shows once it shows the game's latest
             game = panel_caught_up(page, table)
             if game.state["status"] == "playing" and 0 in engine.to_act(game.state):
-                choose(page, game.state)
+                try:
+                    choose(page, game.state)
+                except PlaywrightTimeoutError:
+                    # ane's robot partner answered the team's envite first: no button left
+                    if Game.objects.get(table=table).version == game.version:
+                        raise
+                    continue
                 wait_version_past(table, game.version)
         else:
             time.sleep(0.2)
