@@ -17,7 +17,6 @@ Groups and events (consumers name their handlers after the event type, dots as u
 
 import logging
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -96,6 +95,6 @@ def _send(group: str, event: dict) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, event)
+        layer.group_send_blocking(group, event)  # musweb.channel_layer
     except Exception:
         log.warning("channel layer: %s to %s not sent", event.get("type"), group, exc_info=True)

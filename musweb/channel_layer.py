@@ -1,17 +1,68 @@
-"""The channel layer: channels-redis' RedisChannelLayer, sharded correctly over several Redis.
+"""The channel layer: channels-redis' Redis pub/sub layer, sharded over CHANNELS_REDIS_URLS.
 
-With several hosts, channels-redis picks a host by a consistent hash of the name: a group by its
-name, a process-specific channel ("specific.<process>!<socket>") by its process part, the
-"specific.<process>!" key the process receives from. But `send()` to one socket's channel
-hashes the WHOLE name (channels-redis 4.3.0; django/channels#1492), so with two hosts about
-half of those messages land on a shard the process never reads, and expire there: a replaced
-socket not told, a lost presence not reported, a lost push not healed. Hashing the process part
-everywhere puts every message where its process reads. With one host nothing changes."""
+Why pub/sub rather than channels-redis' default layer: with the default one, every group send
+ran a Lua script per receiving process and every process polled its list with BZPOPMIN and
+cleaned a backup key after each message: about a quarter of a web process's CPU per decision
+(py-spy, 20 tables at 20 decisions/s, docs/capacity.md). With pub/sub a group send is one
+PUBLISH, and Redis pushes it to the processes subscribed to the group.
 
-from channels_redis.core import RedisChannelLayer
+What pub/sub gives up: a message is not stored. One sent to a process that is not subscribed at
+that instant (a socket reconnecting, a process restarting) is gone. The site never counted on
+the store: a socket's connect always renders the whole table, a lost push heals within a second
+(games.push_healing), presence lives in database rows written by heartbeats.
+
+Sharding: each group and each socket's channel is on the Redis server its whole name hashes to,
+the same hash to subscribe and to publish, so every message is published where its subscriber
+listens (the default layer hashed a socket's channel two ways: django/channels#1492).
+"""
+
+import threading
+
+import redis
+from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import _consistent_hash, decode_hosts
 
 
-class ShardedRedisChannelLayer(RedisChannelLayer):
-    def consistent_hash(self, value):
-        name = value.decode("utf8") if isinstance(value, bytes) else value
-        return super().consistent_hash(self.non_local_name(name))
+class ChannelLayer(RedisPubSubChannelLayer):
+    """The pub/sub layer, plus a group send for sync code that needs no event loop."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._blocking_clients: list[redis.Redis] | None = None
+        self._blocking_lock = threading.Lock()
+
+    def group_send_blocking(self, group: str, message: dict) -> None:
+        """`group_send` from sync code (a decision's thread after its commit, a Celery task):
+        the same PUBLISH on the same shard as the async one, without `async_to_sync`, which
+        woke the web process's event loop for each send (or made a Celery task an event loop
+        and a Redis connection per send)."""
+        name = self.group_channel_name(group)
+        clients = self._clients()
+        clients[_consistent_hash(name, len(clients))].publish(name, self.serialize(message))
+
+    def group_channel_name(self, group: str) -> str:
+        # channels_redis.pubsub.RedisPubSubLoopLayer._get_group_channel_name (4.3.0); a test
+        # (tests/site/test_channel_layer.py) fails if the two ever differ.
+        return f"{self._kwargs.get('prefix', 'asgi')}__group__{group}"
+
+    def local_group_members(self, group: str) -> set[str]:
+        """This process's channels in a group, for the running event loop (pub/sub keeps a
+        group's members in each process; Redis knows only the processes subscribed)."""
+        return set(self._get_layer().groups.get(self.group_channel_name(group), ()))
+
+    def _clients(self) -> list[redis.Redis]:
+        with self._blocking_lock:
+            if self._blocking_clients is None:
+                self._blocking_clients = [_blocking_client(h) for h in decode_hosts(self._hosts)]
+            return self._blocking_clients
+
+    @property
+    def _hosts(self):
+        return self._kwargs.get("hosts", self._args[0] if self._args else None)
+
+
+def _blocking_client(host: dict) -> redis.Redis:
+    # A sender waits at most 2 s for a Redis that does not answer (broadcast._send logs it).
+    options = {"socket_timeout": 2, "socket_connect_timeout": 2}
+    options.update((key, value) for key, value in host.items() if key != "address")
+    return redis.Redis.from_url(host["address"], **options)

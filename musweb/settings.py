@@ -162,29 +162,11 @@ RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "musweb.channel_layer.ShardedRedisChannelLayer",
+        # Redis pub/sub (musweb.channel_layer: why, and what it gives up).
+        "BACKEND": "musweb.channel_layer.ChannelLayer",
         "CONFIG": {
-            # redis-py 8 reads with a 5 s socket timeout by default, the very time an idle
-            # socket's BZPOPMIN blocks for (channels_redis' brpop_timeout): an idle consumer
-            # then dies with "Timeout reading from 127.0.0.1:6379". Read longer than that.
-            # redis-py 8's asyncio pool holds 100 connections and raises at once past that (no
-            # waiting): under a burst of moves the 101st group_send failed and that move's
-            # "changed" was lost (make bench, 100 actions/s offered). Redis takes 10,000.
-            "hosts": [
-                {
-                    "address": url,
-                    "socket_timeout": 30,
-                    "max_connections": int(os.environ.get("CHANNELS_MAX_CONNECTIONS", "1000")),
-                }
-                for url in CHANNELS_REDIS_URLS
-            ],
+            "hosts": [{"address": url} for url in CHANNELS_REDIS_URLS],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
-            # Every socket of a web process receives through ONE Redis key, and `capacity`
-            # bounds that key: past it, group_send drops the event without a word. At the
-            # default (100), a process whose receive loop lagged one second behind 100 events a
-            # second lost pushes for good (make bench, 200 tables: 95 tables stuck). Events
-            # are small and still expire after 60 s.
-            "capacity": int(os.environ.get("CHANNELS_CAPACITY", "10000")),
         },
     }
 }

@@ -7,10 +7,8 @@ import json
 import logging
 
 import pytest
-import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings as django_settings
 from django.urls import reverse
 
 from games import broadcast, consumers, sockets
@@ -71,10 +69,7 @@ async def closed_with(communicator, code, timeout=5):
 
 
 def group_members(group: str) -> set[str]:
-    layer = get_channel_layer()
-    client = redis.Redis.from_url(django_settings.REDIS_URL)
-    members = client.zrange(layer._group_key(group), 0, -1)
-    return {name.decode() for name in members}
+    return get_channel_layer().local_group_members(group)
 
 
 @database_sync_to_async

@@ -1,18 +1,23 @@
 """The channel layer over several Redis servers: CHANNELS_REDIS_URLS names them, and every
-message reaches the process it is for, whichever shard its name hashes to (musweb.channel_layer).
-Two databases of the test Redis stand for two servers: two keyspaces that share nothing."""
+message reaches the process it is for, whichever shard its name hashes to (musweb.channel_layer)."""
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
+import redis
 from django.conf import settings
 
-from musweb.channel_layer import ShardedRedisChannelLayer
+from musweb.channel_layer import ChannelLayer
 from tests.conftest import CHANNELS_PREFIX
+from tests.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,35 +50,55 @@ def test_the_channel_layer_hosts_are_redis_url_unless_listed():
     ]
 
 
-def two_shard_layer() -> ShardedRedisChannelLayer:
-    """A web process's layer over two shards (the test Redis's databases 14 and 15)."""
-    server = settings.REDIS_URL.rsplit("/", 1)[0]
-    hosts = [{"address": f"{server}/{db}", "socket_timeout": 30} for db in (14, 15)]
-    return ShardedRedisChannelLayer(hosts=hosts, prefix=f"{CHANNELS_PREFIX}-shards")
+@pytest.fixture(scope="module")
+def second_redis():
+    """A second Redis server (pub/sub channels ignore database numbers: two servers it is)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [shutil.which("redis-server") or "redis-server", "--port", str(port)]
+        + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+    )
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        with contextlib.suppress(redis.ConnectionError):
+            if client.ping():
+                break
+        time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    server.terminate()
+    server.wait(timeout=10)
 
 
-async def test_a_message_to_one_socket_reaches_it_whichever_shard_its_name_hashes_to():
-    """channels-redis 4.3 hashed the whole name of a socket's channel to send to it, but the
-    process part to receive: with two shards about half of 40 sends would never arrive."""
-    layer = two_shard_layer()
-    sockets = [await layer.new_channel() for _ in range(40)]
-    for number, channel in enumerate(sockets):
-        await layer.send(channel, {"type": "socket.replaced", "n": number})
-    for number, channel in enumerate(sockets):
+def two_shard_layer(second: str) -> ChannelLayer:
+    """A web process's layer over two shards: the test Redis and a second server."""
+    hosts = [{"address": settings.REDIS_URL}, {"address": second}]
+    return ChannelLayer(hosts=hosts, prefix=f"{CHANNELS_PREFIX}-shards")
+
+
+def subscriptions(url: str) -> int:
+    """The channels subscribed to on one server (this run's prefix only)."""
+    return len(redis.Redis.from_url(url).pubsub_channels(f"{CHANNELS_PREFIX}-shards*"))
+
+
+async def test_messages_to_sockets_and_groups_reach_them_over_both_shards(second_redis):
+    """Each socket's channel and each group sits on the server its name hashes to; every send
+    is published there, and both servers carry some of them."""
+    processes = [two_shard_layer(second_redis) for _ in range(2)]
+    sockets = [(layer, await layer.new_channel()) for layer in processes for _ in range(20)]
+    for layer, channel in sockets:
+        await layer.group_add(f"game-{len(channel) % 7}", channel)
+    assert subscriptions(settings.REDIS_URL) > 0
+    assert subscriptions(second_redis) > 0
+    for number, (_, channel) in enumerate(sockets):
+        await processes[number % 2].send(channel, {"type": "socket.replaced", "n": number})
+    for number, (layer, channel) in enumerate(sockets):
         event = await asyncio.wait_for(layer.receive(channel), timeout=2)
         assert event["n"] == number
-    await layer.flush()
-
-
-async def test_a_group_spread_over_processes_on_both_shards_is_all_reached():
-    processes = [two_shard_layer()]  # processes (random prefixes) until both shards receive
-    while len({layer.consistent_hash(layer.client_prefix + "!") for layer in processes}) < 2:
-        processes.append(two_shard_layer())
-    sockets = [(layer, await layer.new_channel()) for layer in processes]
-    for layer, channel in sockets:
-        await layer.group_add("game-1", channel)
-    await processes[0].group_send("game-1", {"type": "game.changed", "version": 3})
+    for game in range(7):
+        processes[0].group_send_blocking(f"game-{game}", {"type": "game.changed", "version": 3})
     for layer, channel in sockets:
         event = await asyncio.wait_for(layer.receive(channel), timeout=2)
-        assert event["version"] == 3
-    await processes[0].flush()
+        assert event == {"type": "game.changed", "version": 3}
+    for layer in processes:
+        await layer.flush()
