@@ -12,19 +12,14 @@ prefix; the set expires a day after its last opening. Redis being down allows ev
 
 import logging
 import time
-from functools import cache
 
-import redis
 from django.conf import settings
+
+from musweb.redis_client import FAILURES, client
 
 log = logging.getLogger(__name__)
 
 KEPT_SECONDS = 24 * 3600
-
-
-@cache
-def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
 
 
 def _key(kind: str, user_id: int) -> str:
@@ -38,13 +33,13 @@ def socket_opened(*, kind: str, user_id: int, channel_name: str) -> list[str]:
     key = _key(kind, user_id)
     keep = max(settings.SOCKETS_PER_USER, 1)
     try:
-        pipe = _client().pipeline()
+        pipe = client().pipeline()
         pipe.zadd(key, {channel_name: time.time()})
         pipe.expire(key, KEPT_SECONDS)
         pipe.zrange(key, 0, -(keep + 1))
         pipe.zremrangebyrank(key, 0, -(keep + 1))
         *_, oldest, _ = pipe.execute()
-    except redis.RedisError:
+    except FAILURES:
         log.warning("sockets of user %s not counted: Redis unavailable", user_id)
         return []
     return [name.decode() for name in oldest]
@@ -52,14 +47,14 @@ def socket_opened(*, kind: str, user_id: int, channel_name: str) -> list[str]:
 
 def socket_closed(*, kind: str, user_id: int, channel_name: str) -> None:
     try:
-        _client().zrem(_key(kind, user_id), channel_name)
-    except redis.RedisError:
+        client().zrem(_key(kind, user_id), channel_name)
+    except FAILURES:
         log.warning("socket of user %s not forgotten: Redis unavailable", user_id)
 
 
 def open_sockets(*, kind: str, user_id: int) -> list[str]:
     """The user's listed sockets of that kind, oldest first."""
-    names: list[bytes] = _client().zrange(_key(kind, user_id), 0, -1)  # type: ignore[assignment]
+    names: list[bytes] = client().zrange(_key(kind, user_id), 0, -1)  # type: ignore[assignment]
     return [name.decode() for name in names]
 
 
@@ -75,21 +70,21 @@ def _online_key() -> str:
 
 def user_seen(user_id: int, *, now: float | None = None) -> None:
     try:
-        pipe = _client().pipeline()
+        pipe = client().pipeline()
         pipe.zadd(_online_key(), {str(user_id): now or time.time()})
         pipe.expire(_online_key(), KEPT_SECONDS)
         pipe.execute()
-    except redis.RedisError:
+    except FAILURES:
         log.warning("user %s not marked online: Redis unavailable", user_id)
 
 
 def user_left(user_id: int) -> None:
     """One of the user's sockets closed: if it was their last of any kind, they are offline."""
     try:
-        client = _client()
-        if not any(client.zcard(_key(kind, user_id)) for kind in ("salle", "table")):
-            client.zrem(_online_key(), str(user_id))
-    except redis.RedisError:
+        redis = client()
+        if not any(redis.zcard(_key(kind, user_id)) for kind in ("salle", "table")):
+            redis.zrem(_online_key(), str(user_id))
+    except FAILURES:
         log.warning("user %s not marked offline: Redis unavailable", user_id)
 
 
@@ -98,11 +93,11 @@ def online_count(*, now: float | None = None) -> int:
     counted (0) when Redis is down."""
     since = (now or time.time()) - settings.HEARTBEAT_LIMIT_SECONDS
     try:
-        pipe = _client().pipeline()
+        pipe = client().pipeline()
         pipe.zremrangebyscore(_online_key(), "-inf", f"({since}")
         pipe.zcard(_online_key())
         _, count = pipe.execute()
-    except redis.RedisError:
+    except FAILURES:
         log.warning("online players not counted: Redis unavailable")
         return 0
     return int(count)

@@ -11,10 +11,10 @@ Redis being down must not lock everybody out: every call then allows (and logs o
 import hashlib
 import logging
 from dataclasses import dataclass
-from functools import cache
 
-import redis
 from django.conf import settings
+
+from musweb.redis_client import FAILURES, client
 
 log = logging.getLogger(__name__)
 
@@ -31,20 +31,15 @@ class Limit:
         return f"{settings.RATELIMIT_PREFIX}:{self.name}:{digest}"
 
 
-@cache
-def _client() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
 def hit(limit: Limit, key: str) -> bool:
     """Count one hit for `key`; True when this hit passes the limit (the caller refuses)."""
     name = limit.redis_key(key)
     try:
-        pipe = _client().pipeline()
+        pipe = client().pipeline()
         pipe.incr(name)
         pipe.expire(name, limit.seconds, nx=True)
         count, _ = pipe.execute()
-    except redis.RedisError:
+    except FAILURES:
         log.warning("rate limit %s: Redis unavailable, allowing", limit.name)
         return False
     return count > limit.count
@@ -53,8 +48,8 @@ def hit(limit: Limit, key: str) -> bool:
 def exceeded(limit: Limit, key: str) -> bool:
     """True when `key` has already used up its hits in the current window (nothing counted)."""
     try:
-        count = _client().get(limit.redis_key(key))
-    except redis.RedisError:
+        count = client().get(limit.redis_key(key))
+    except FAILURES:
         log.warning("rate limit %s: Redis unavailable, allowing", limit.name)
         return False
     return count is not None and int(count) >= limit.count
@@ -63,8 +58,8 @@ def exceeded(limit: Limit, key: str) -> bool:
 def retry_after(limit: Limit, key: str) -> int:
     """Seconds until `key`'s window ends (at least 1)."""
     try:
-        ttl = _client().ttl(limit.redis_key(key))
-    except redis.RedisError:
+        ttl = client().ttl(limit.redis_key(key))
+    except FAILURES:
         return 1
     return max(int(ttl), 1)
 
@@ -72,15 +67,15 @@ def retry_after(limit: Limit, key: str) -> int:
 def reset(limit: Limit, key: str) -> None:
     """Forget `key`'s hits (e.g. after a successful log-in)."""
     try:
-        _client().delete(limit.redis_key(key))
-    except redis.RedisError:
+        client().delete(limit.redis_key(key))
+    except FAILURES:
         log.warning("rate limit %s: Redis unavailable, not reset", limit.name)
 
 
 def forget_all() -> int:
     """Delete every counter under RATELIMIT_PREFIX (tests); returns how many."""
-    client = _client()
-    names = list(client.scan_iter(match=f"{settings.RATELIMIT_PREFIX}:*", count=500))
+    redis = client()
+    names = list(redis.scan_iter(match=f"{settings.RATELIMIT_PREFIX}:*", count=500))
     if names:
-        client.delete(*names)
+        redis.delete(*names)
     return len(names)

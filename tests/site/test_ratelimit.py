@@ -4,7 +4,7 @@ import time
 
 from django.test import override_settings
 
-from musweb import ratelimit
+from musweb import ratelimit, redis_client
 from musweb.ratelimit import Limit
 
 
@@ -44,10 +44,10 @@ def test_reset_and_odd_keys():
 
 def test_redis_down_allows():
     limit = Limit("test-down", count=0, seconds=60)
-    ratelimit._client.cache_clear()
+    redis_client.client.cache_clear()
     try:
         with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):
             assert ratelimit.hit(limit, "k") is False
             assert ratelimit.exceeded(limit, "k") is False
     finally:
-        ratelimit._client.cache_clear()
+        redis_client.client.cache_clear()
