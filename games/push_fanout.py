@@ -1,17 +1,16 @@
 """One message per web process per decision: this process's table sockets of a game pushed
 together.
 
-The channel layer delivers a group message once per member. With every table socket a member
-of its game's group, a decision cost one message per player: written to Redis by the group
-send, read back by its process, dispatched to its socket's consumer, each on its own. Here the
-process is the member: the first table socket of a game in this process adds the process's
-own channel to the game's process group (broadcast.game_processes_group), the last one gone
-removes it, and one "game.changed" per process renders every local socket of that game behind
-the version at once (the game taken once from games.display.game_cache) and sends each its
-own player's render: one hop into a thread per process and decision, the game read once (or
-taken from the copy the decision applied here left in the cache). The renders stay off the
-event loop: run in it they cost the same CPU but held every other socket of the process waiting
-(measured: lost-push heals tripled at 20 decisions/s, sockets more than 0.3 s behind).
+With every table socket a member of its game's group, each decision reached each socket on its
+own: dispatched to its consumer, rendered in a hop of its own. Here the process is the member:
+the first table socket of a game in this process adds the process's own channel to the game's
+process group (broadcast.game_processes_group), the last one gone removes it, and one
+"game.changed" per process renders every local socket of that game behind the version at once
+(the game taken once from games.display.game_cache) and sends each its own player's render: one
+hop into a thread per process and decision, the game read once (or taken from the copy the
+decision applied here left in the cache). The renders stay off the event loop: run in it they
+cost the same CPU but held every other socket of the process waiting (measured: lost-push heals
+tripled at 20 decisions/s, sockets more than 0.3 s behind).
 
 The other events of a game (a presence, an ending, a revanche) still reach each socket through
 its own membership of the game's group: they are rare, and each renders for its socket alone.
