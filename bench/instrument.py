@@ -6,7 +6,8 @@ Counted per "context": ``http`` (inside a request: the decision POST, the pages)
 - ``renders`` / ``render_s``: templates rendered through the Django backend (each
   ``render_to_string("games/table.html#region")`` counts one), and their time;
 - ``db_connects`` / ``db_connect_s``: new PostgreSQL connections, and the time to open them;
-- ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (await time);
+- ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (their time: a
+  decision's publish from its thread, the sockets' own sends from the event loop);
 - ``pushes`` / ``push_s``: table renders for a socket (games.display.fragments.table_push);
 - ``requests`` / ``request_s``: HTTP requests and their time in the Django stack.
 
@@ -69,19 +70,21 @@ def _timed_async(name, function):
 
 
 def install() -> None:
-    from channels_redis.core import RedisChannelLayer
+    from channels_redis.pubsub import RedisPubSubLoopLayer
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
     from django.template.backends.django import Template
 
     from games.display import fragments, shared_regions
+    from musweb.channel_layer import ChannelLayer
 
     CursorWrapper.execute = _timed_sync("queries", CursorWrapper.execute)
     CursorWrapper.executemany = _timed_sync("queries", CursorWrapper.executemany)
     BaseDatabaseWrapper.connect = _timed_sync("db_connects", BaseDatabaseWrapper.connect)
     Template.render = _timed_sync("renders", Template.render)
-    RedisChannelLayer.group_send = _timed_async("group_send", RedisChannelLayer.group_send)
-    RedisChannelLayer.send = _timed_async("layer_send", RedisChannelLayer.send)
+    ChannelLayer.group_send_blocking = _timed_sync("group_send", ChannelLayer.group_send_blocking)
+    RedisPubSubLoopLayer.group_send = _timed_async("group_send", RedisPubSubLoopLayer.group_send)
+    RedisPubSubLoopLayer.send = _timed_async("layer_send", RedisPubSubLoopLayer.send)
     fragments.table_push = _timed_sync("pushes", fragments.table_push)
     # a viewer's table regions, whose partials render outside the backend's Template.render
     shared_regions.render_regions = _timed_sync("renders", shared_regions.render_regions)
