@@ -102,16 +102,19 @@ def game_apply_action(
     table_id: int | None = None,
     game_id: int | None = None,
     committed: Callable[[Game], None] | None = None,
+    known: Callable[..., Game | None] | None = None,
 ) -> Game:
     """Apply one decision of `user` if it was taken at the current `version`, to the game of
     `table_id` (the table's POST endpoint: no query to find the game first, a table has one
     game) or to the game `game_id`. Returns the game with its table and its seats (and their
     users) prefetched, for the actor's own render. `committed(game)` runs once the decision
-    is committed, before its broadcast (the web process caches the game its sockets render)."""
+    is committed, before its broadcast (the web process caches the game its sockets render).
+    `known(game_id=, table_id=)`: a copy of the game at hand (that cache), reused if it is
+    still the current version (locks.game_to_play_from)."""
     if (table_id is None) == (game_id is None):
         raise TypeError("game_apply_action needs one of table_id and game_id")
     with transaction.atomic():
-        game = _lock_game_to_play(game_id, table_id=table_id)
+        game = _lock_game_to_play(game_id, table_id=table_id, known=known)
         if committed is not None:
             transaction.on_commit(lambda: committed(game))
         seat = _seat_number(game, user)
@@ -298,14 +301,18 @@ def _result_expression(game: Game):
     )
 
 
-def _lock_game_to_play(game_id, *, table_id=None) -> Game:
-    try:
-        if table_id is None:
-            game = locks.game_to_play(game_id=int(game_id))
-        else:
-            game = locks.game_to_play(table_id=int(table_id))
-    except (TypeError, ValueError):
-        game = None
+def _lock_game_to_play(game_id, *, table_id=None, known=None) -> Game:
+    cached = known(game_id=game_id, table_id=table_id) if known is not None else None
+    if cached is not None:
+        game = locks.game_to_play_from(cached)
+    else:
+        try:
+            if table_id is None:
+                game = locks.game_to_play(game_id=int(game_id))
+            else:
+                game = locks.game_to_play(table_id=int(table_id))
+        except (TypeError, ValueError):
+            game = None
     if game is None:
         raise NotSeated(vocabulary.NOT_SEATED)
     return game
