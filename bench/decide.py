@@ -15,6 +15,7 @@ import json
 import os
 import statistics
 import time
+from collections import defaultdict
 from pathlib import Path
 
 
@@ -82,13 +83,29 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
         result = call(**kwargs)
         return result, time.thread_time() - start
 
+    from bench.instrument import COUNTERS
+
     rng = SeededShuffler(seed)
     run = f"{os.getpid()}x{int(time.time())}"
     games = [await hop(new_game, run, n) for n in range(tables)]
-    from bench.instrument import COUNTERS
+    samples: dict[str, list[float]] = defaultdict(list)
 
-    COUNTERS.clear()
-    apply_s, decide_s, apply_hop_s, decide_hop_s, refused = [], [], [], [], 0
+    async def measured(name: str, call, **kwargs):
+        """`call` in a hop: its thread CPU, the hop's process CPU (the hop's connection
+        handling included), its queries and new connections."""
+        cpu, queries, connects = (
+            time.process_time(),
+            COUNTERS["queries.ws"],
+            COUNTERS["db_connects.ws"],
+        )
+        result, seconds = await hop(timed, call=call, **kwargs)
+        samples[name].append(seconds)
+        samples[f"{name}_hop"].append(time.process_time() - cpu)
+        samples[f"{name}_queries"].append(COUNTERS["queries.ws"] - queries)
+        samples[f"{name}_db_connects"].append(COUNTERS["db_connects.ws"] - connects)
+        return result
+
+    refused = 0
     for n in range(decisions):
         index = n % len(games)
         game, users = games[index]
@@ -101,50 +118,22 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
         seats = [0] if state["status"] == "hand_over" else to_act(state)
         seat = seats[rng.randbelow(len(seats))]
         action = pick_action(state, seat, rng, None)
-        data = form(state["version"], action)
-        cpu = time.process_time()
+        kwargs = dict(user=users[seat], table_id=game.table_id, data=form(state["version"], action))
+        # every other decision is rendered for its actor: the apply apart, then the whole
         if n % 2:
-            answer, seconds = await hop(
-                timed,
-                call=decide_module.decide,
-                user=users[seat],
-                table_id=game.table_id,
-                data=data,
-            )
-            decide_s.append(seconds)
-            decide_hop_s.append(time.process_time() - cpu)
+            answer = await measured("decide", decide_module.decide, **kwargs)
             refused += answer.status != 200
-            version = answer.version
+            game.version = answer.version
         else:
-            played, seconds = await hop(
-                timed,
-                call=decide_module.apply,
-                user=users[seat],
-                table_id=game.table_id,
-                data=data,
-            )
-            apply_s.append(seconds)
-            apply_hop_s.append(time.process_time() - cpu)
-            version = played.version
-        game.version = version
-    return {
-        "decisions": decisions,
-        **ms("apply", apply_s),
-        **ms("apply_hop", apply_hop_s),
-        **ms("decide", decide_s),
-        **ms("decide_hop", decide_hop_s),
-        "refused": refused,
-        # over every decision (the new tables' deals too, a few)
-        "queries_per_decision": round(COUNTERS["queries.ws"] / decisions, 2),
-        "db_connects_per_decision": round(COUNTERS["db_connects.ws"] / decisions, 2),
-    }
-
-
-def ms(name: str, seconds: list[float]) -> dict:
-    return {
-        f"{name}_ms": round(1000 * statistics.mean(seconds), 3),
-        f"{name}_ms_median": round(1000 * statistics.median(seconds), 3),
-    }
+            game.version = (await measured("apply", decide_module.apply, **kwargs)).version
+    out = {"decisions": decisions, "refused": refused}
+    for name, values in samples.items():
+        if name.endswith(("_queries", "_db_connects")):
+            out[name] = round(statistics.mean(values), 2)
+        else:
+            out[f"{name}_ms"] = round(1000 * statistics.mean(values), 3)
+            out[f"{name}_ms_median"] = round(1000 * statistics.median(values), 3)
+    return out
 
 
 def main() -> None:
