@@ -75,7 +75,7 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
     from games import decisions as decide_module
     from games.display import game_cache
     from games.engine import SeededShuffler, to_act
-    from games.engine.random_play import pick_action
+    from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
     from games.threads import hop
 
     def timed(call, **kwargs):
@@ -86,6 +86,8 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
     from bench.instrument import COUNTERS
 
     rng = SeededShuffler(seed)
+    # long parties, as bench/players.py plays them: mostly mus, no órdago
+    weights = dict(DEFAULT_WEIGHTS, mus=85, ordago=0, ordago_vote=0)
     run = f"{os.getpid()}x{int(time.time())}"
     games = [await hop(new_game, run, n) for n in range(tables)]
     samples: dict[str, list[float]] = defaultdict(list)
@@ -117,7 +119,7 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
             continue
         seats = [0] if state["status"] == "hand_over" else to_act(state)
         seat = seats[rng.randbelow(len(seats))]
-        action = pick_action(state, seat, rng, None)
+        action = pick_action(state, seat, rng, weights)
         kwargs = dict(user=users[seat], table_id=game.table_id, data=form(state["version"], action))
         # every other decision is rendered for its actor: the apply apart, then the whole
         if n % 2:
