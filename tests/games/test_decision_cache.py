@@ -37,9 +37,9 @@ def test_the_cached_version_is_played_on_a_copy_after_one_locking_query(
 ):
     shown = cached(started_game)
     before = copy.deepcopy(shown.state)
-    # savepoint, the row locked with its version and seats' deadlines, INSERT, UPDATE, release:
-    # neither the game nor its seats read again
-    with django_assert_num_queries(5), django_capture_on_commit_callbacks(execute=True):
+    # savepoint, the row locked with its version and seats' deadlines, the log row's INSERT and
+    # the game's UPDATE in one statement, release: neither the game nor its seats read again
+    with django_assert_num_queries(4), django_capture_on_commit_callbacks(execute=True):
         played = decide(cast[0], started_game, 0, {"type": "mus"})
     assert played is not shown and played.version == 1
     assert played.state["actions"] == [[0, {"type": "mus"}]]
