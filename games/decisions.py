@@ -30,9 +30,15 @@ def apply(*, user, table_id: int, data: QueryDict) -> Game:
     version, action = forms.parse_decision(data)
     # The actor renders this very copy (locked, with its table and seats); the other players'
     # sockets in this process render it too instead of loading it again: cached on commit,
-    # before the broadcast that makes them render it.
+    # before the broadcast that makes them render it. The cached copy of the version the
+    # decision was made on is played on, if the row locked is still at that version.
     return play.game_apply_action(
-        table_id=table_id, user=user, version=version, action=action, committed=game_cache.remember
+        table_id=table_id,
+        user=user,
+        version=version,
+        action=action,
+        committed=game_cache.remember,
+        known=game_cache.latest,
     )
 
 

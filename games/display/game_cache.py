@@ -2,8 +2,10 @@
 
 At every move the four players' sockets render the same game version at the same moment; without
 this, each socket would load the game and its seats for itself. A cached game is only ever read
-(rendered), never saved. Sockets ask for "at least version v" (the version in the event), so a
-newer copy always wins and another web process's writes are never hidden: the event names them.
+(rendered), never changed or saved: a decision that starts from it
+(games.services.locks.game_to_play_from) works on a copy, cached in turn once committed. Sockets
+ask for "at least version v" (the version in the event), so a newer copy always wins and another
+web process's writes are never hidden: the event names them.
 """
 
 import threading
@@ -15,6 +17,7 @@ from games.models import Game
 CAPACITY = 512  # games kept per process: a few hundred live tables at most per web process
 
 _games: OrderedDict[int, Game] = OrderedDict()
+_tables: dict[int, int] = {}  # table id -> id of its game in _games (a table has one game)
 _guard = threading.Lock()
 _load_locks: dict[int, threading.Lock] = {}
 
@@ -43,6 +46,16 @@ def cached(game_id: int, min_version: int) -> Game | None:
     return _cached(game_id, min_version)
 
 
+def latest(*, game_id: int | None = None, table_id: int | None = None) -> Game | None:
+    """The cached copy of a game (by its id or its table's), whatever its version, or None:
+    never a query. A decision locks the row and reuses this copy only if it is still the
+    game's current version (games.services.locks.game_to_play_from)."""
+    with _guard:
+        if game_id is None:
+            game_id = _tables.get(table_id)
+        return _games.get(game_id)
+
+
 def remember(game: Game) -> None:
     """A game just saved by this process, with its table and seats (the decision's own copy):
     the sockets rendering its version need not load it."""
@@ -53,6 +66,7 @@ def forget_all() -> None:
     """Empty the cache (tests)."""
     with _guard:
         _games.clear()
+        _tables.clear()
         _load_locks.clear()
 
 
@@ -71,8 +85,10 @@ def _store(game: Game) -> None:
         if current is None or current.version <= game.version:
             _games[game.pk] = game
             _games.move_to_end(game.pk)
+            _tables[game.table_id] = game.pk
         while len(_games) > CAPACITY:
-            old_id, _ = _games.popitem(last=False)
+            old_id, old = _games.popitem(last=False)
+            _tables.pop(old.table_id, None)
             _load_locks.pop(old_id, None)
 
 

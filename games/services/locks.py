@@ -7,10 +7,13 @@ that already holds the game's lock passes the locked game on (games.services.pla
 `game_finish_locked`) rather than locking it twice.
 """
 
+import copy
+
 from django.contrib.auth import get_user_model
+from django.db import connection
 
 from games import selectors
-from games.models import Game, Revanche, Table
+from games.models import Game, GameSeat, Revanche, Table
 
 
 def table(table_id: int) -> Table | None:
@@ -39,6 +42,37 @@ def game_to_play(*, game_id: int | None = None, table_id: int | None = None) -> 
         .filter(**lookup)
         .first()
     )
+
+
+#: The game row locked, and what may have changed in it or its seats without a new version: the
+#: clock (a check queued, a deadline dropped) and the seats' absences (their deadlines).
+_LOCK_KNOWN = (
+    f"SELECT g.version, g.clock, g.turn_deadline, ARRAY(SELECT s.deadline FROM"
+    f" {GameSeat._meta.db_table} s WHERE s.game_id = g.id ORDER BY s.number)"
+    f" FROM {Game._meta.db_table} g WHERE g.id = %s FOR UPDATE OF g"
+)
+
+
+def game_to_play_from(known: Game) -> Game | None:
+    """`game_to_play` for a game of which a copy is at hand with its table and seats (the web
+    process's games.display.game_cache): one query, written by hand (it runs at every
+    decision), locks the row and reads its version, its clock and its seats' deadlines. If the
+    row is still at `known`'s version and its seats' deadlines are `known`'s, the game is a
+    copy of `known` (never `known` itself, which other threads render) with the row's clock;
+    otherwise it is read as game_to_play reads it. The version read under the lock decides:
+    a copy of another version is never played on."""
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_KNOWN, [known.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    version, clock, turn_deadline, deadlines = row
+    if version != known.version or deadlines != [s.deadline for s in known.seats.all()]:
+        return game_to_play(game_id=known.pk)
+    game = copy.copy(known)  # its own fields; the table and the seats are only read
+    game.clock = Game._meta.get_field("clock").from_db_value(clock, None, connection)
+    game.turn_deadline = turn_deadline
+    return game
 
 
 def revanche(game_id: int):
