@@ -3,8 +3,9 @@
 Counted per "context": ``http`` (inside a request: the decision POST, the pages) or ``ws``
 (everything else in a web process: consumers' renders on connect and on push):
 - ``queries`` / ``query_s``: SQL statements through Django's cursor, and their time;
-- ``renders`` / ``render_s``: templates rendered through the Django backend (each
-  ``render_to_string("games/table.html#region")`` counts one), and their time;
+- ``renders`` / ``render_s``: templates rendered through the Django backend (a page, a salle
+  fragment) and a viewer's table regions (one push or POST body, rendered by Jinja2), and
+  their time;
 - ``db_connects`` / ``db_connect_s``: new PostgreSQL connections, and the time to open them;
 - ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (their time: a
   decision's publish from its thread, the sockets' own sends from the event loop);
@@ -86,7 +87,7 @@ def install() -> None:
     RedisPubSubLoopLayer.group_send = _timed_async("group_send", RedisPubSubLoopLayer.group_send)
     RedisPubSubLoopLayer.send = _timed_async("layer_send", RedisPubSubLoopLayer.send)
     fragments.table_push = _timed_sync("pushes", fragments.table_push)
-    # a viewer's table regions, whose partials render outside the backend's Template.render
+    # a viewer's table regions: Jinja2 templates, outside the Django backend's Template.render
     shared_regions.render_regions = _timed_sync("renders", shared_regions.render_regions)
 
 

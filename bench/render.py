@@ -8,9 +8,10 @@ from a seeded random partie stopped mid-hand (after a mus round, a discard and a
 paires or jeu lance), as `snapshots.game_for_render` hands them to the render. Measures a push
 for the seat to act and for a waiting seat, and the POST answer (with a request: context
 processors, CSRF token). Prints the median and p90 in ms per render and how many times the
-template engine was entered per render (`render_to_string` calls and the backend's
-Template.render calls: none for games.display.shared_regions, which renders each region's
-partial itself, in one context for the viewer's own regions). Not part of the tests: figures
+Django template engine was entered per render (`render_to_string` calls and the backend's
+Template.render calls: none, the regions are Jinja2 templates, games/regions/<name>.html,
+rendered by games.display.shared_regions through table_view.render_region). Not part of the
+tests: figures
 on a shared machine are noisy, run it more than once. --profile prints cProfile's top
 functions for the push of the seat to act (--profile-version: for the version case).
 
@@ -18,7 +19,7 @@ The "version" case is what one decision costs in renders: the actor's POST answe
 request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
 renders a version for its four sockets; each repetition is a new version of the game, so
 nothing one version rendered is reused by the next. --regions prints, for a waiting seat, the
-context build and each region's partial rendered alone (median ms)."""
+context build and each region's template rendered alone (median ms)."""
 
 import argparse
 import os
@@ -141,17 +142,14 @@ def version_renders(game: Game, actor: int, request) -> str:
 
 
 def region_timings(game: Game, seat: int, count: int) -> dict[str, float]:
-    """Median ms of the context build and of each region's partial rendered alone, as the
-    regions partial renders it (out of band, numbers unlocalized)."""
-    from django.template import Context
-
+    """Median ms of the context build and of each region's template rendered alone, out of
+    band as a push renders it."""
     medians = {
         "context": statistics.median(timed(lambda: fragments.table_context(game, seat), count))
     }
     context = dict(fragments.table_context(game, seat), oob=True)
     for region in table_view.REGIONS:
-        partial = loader.get_template(f"games/table.html#{region}").template
-        render = lambda partial=partial: partial.render(Context(context, use_l10n=False))  # noqa: E731
+        render = lambda region=region: table_view.render_region(region, context)  # noqa: E731
         render()
         medians[region] = statistics.median(timed(render, count))
     return medians

@@ -9,10 +9,9 @@ the POST answers with: 200, 409 (stale version), 422 (refused), 403 (not seated)
 from dataclasses import dataclass
 
 from django.http import QueryDict
-from django.template.loader import render_to_string
 
 from games import forms, selectors
-from games.display import fragments, game_cache
+from games.display import fragments, game_cache, table_view
 from games.models import Game
 from games.services import play
 from games.services.errors import Refused
@@ -57,7 +56,7 @@ def decide(*, user, table_id: int, data: QueryDict, request=None) -> Answer:
 def refused(*, user, table_id: int, error: Refused, request=None) -> Answer:
     found = selectors.game_for_player(user=user, table_id=table_id)
     if found is None:
-        flash = render_to_string("games/table.html#flash", {"flash": error.message, "oob": True})
+        flash = table_view.render_region("flash", {"flash": error.message, "oob": True})
         return Answer(403, flash, None)
     game, seat = found
     html = fragments.table_regions(game, seat, refusal=error.message, request=request)

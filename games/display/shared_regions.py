@@ -6,10 +6,10 @@ The body is exactly :func:`table_view.render_regions`'s (the regions in :data:`R
 one newline apart, numbers unlocalized), which stays the plain render a test compares with.
 
 HIDDEN INFORMATION. Only the regions of :data:`SLICES` are ever reused, and each is rendered
-from its slice alone: the part of the view model its partial reads, nothing else (no request,
+from its slice alone: the part of the view model its template reads, nothing else (no request,
 no CSRF token). Its memo key holds that slice's exact bytes (pickled: types included, so 1 and
 True or a safe and a plain string differ), the language and the game version, so two viewers
-share a render only when everything it was made from is equal. A partial that read anything
+share a render only when everything it was made from is equal. A region that read anything
 outside its slice would render it empty: tests/presentation/test_shared_regions.py compares
 both renders for every seat of many states. The viewer's own regions (my-hand, decision-panel,
 table-seats, a score screen with the shown hands) have no slice: they are never shared.
@@ -23,13 +23,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from django.template import engines
-from django.template.context import make_context
 from django.utils.translation import get_language
 
+from games.display import table_view
 from games.display.table_view import REGIONS, View
-
-TEMPLATE = "games/table.html"
 
 
 def _flash(context: View) -> View:
@@ -147,34 +144,30 @@ def render_regions(
     """Every region of the table for the viewer of `context`, out of band, as
     table_view.render_regions renders it; `scope` names the game version rendered (e.g. (game
     id, version)): shared regions are reused within it only (None: rendered, not kept)."""
-    engine = engines["django"].engine
-    regions = engine.get_template(f"{TEMPLATE}#regions")
-    partials = {name: engine.get_template(f"{TEMPLATE}#{name}") for name in REGIONS}
     language = get_language()
     values = dict(context, oob=True)
     if request is None:
         # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
         values.setdefault("csrf_token", None)
-    own = make_context(values, request, autoescape=True, use_l10n=False)
+    own = table_view.with_csrf_token(values, request)
     parts = []
-    with own.bind_template(regions):
-        for name in REGIONS:
-            region = SLICES[name](context) if name in SLICES else None
-            if region is None or scope is None:
-                parts.append(partials[name].render(own))
-            else:
-                parts.append(_shared(partials[name], name, region, (scope, language), memo))
+    for name in REGIONS:
+        region = SLICES[name](context) if name in SLICES else None
+        if region is None or scope is None:
+            parts.append(table_view.render_region(name, own))
+        else:
+            parts.append(_shared(name, region, (scope, language), memo))
     return "\n".join(parts)
 
 
-def _shared(partial, name: str, region: View, scope: Hashable, memo: RegionMemo) -> str:
+def _shared(name: str, region: View, scope: Hashable, memo: RegionMemo) -> str:
     try:
         key = (scope, name, pickle.dumps(region, protocol=pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError):
         key = None  # something unpicklable in the slice: rendered, never shared
     html = memo.get(key) if key is not None else None
     if html is None:
-        html = partial.render(make_context(dict(region, oob=True), autoescape=True, use_l10n=False))
+        html = table_view.render_region(name, dict(region, oob=True))
         if key is not None:
             memo.put(key, html)
     return html

@@ -2,8 +2,9 @@
 
 Pure functions, no database. The only game input is the viewer's ``Observation``
 (games.engine.observation), never the engine state, so nothing hidden can leak. Each region of
-``games/table.html`` (:data:`REGIONS`, each name also the id of its root element) has one
-builder below, in the template's order; :func:`build_table` calls them all and
+the table (:data:`REGIONS`, each name also the id of its root element and of its Jinja2
+template, templates/jinja2/games/regions/<name>.html, which the page games/table.html shows
+too) has one builder below, in the page's order; :func:`build_table` calls them all and
 :func:`table_context` adds what every form needs (``action_url``, ``salle_url``, ``ws_url``,
 ``oob``, ``flash``).
 
@@ -28,6 +29,7 @@ from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
+from django.template.context_processors import csrf
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -37,6 +39,7 @@ from games.display import answers
 from games.display.score_screen import hand_summary, past_hands
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
+from musweb import jinja
 
 REGIONS: tuple[str, ...] = (
     "flash",
@@ -468,12 +471,11 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
 
 
 def _button(kind: ActionType, css: str = "", **form: Any) -> View:
-    """One form of the decision-button partial: posts ``type`` (and ``hidden`` / ``number``
-    fields); ``label`` defaults to the action's."""
+    """One form of the decision_button macro (games/_table_parts.html): posts ``type`` (and
+    ``hidden`` / ``number`` fields); ``label`` defaults to the action's."""
     form.setdefault("label", vocabulary.action_label(kind))
     form.setdefault("key", shortcut_key(kind))
-    # Every field the partial tests, even when empty: a missing key costs the template three
-    # exceptions and a dir() to find that it is missing.
+    # Every field the macro tests, even when empty: a missing key costs an Undefined each time.
     return {"type": kind, "button_class": f"tbtn {css}".strip(), **BUTTON_FIELDS, **form}
 
 
@@ -960,7 +962,7 @@ def table_context(
     refusal: str | None = None,
     robots: list[bool] | None = None,
 ) -> View:
-    """The template context of games/table.html and each of its partials. ``flash`` is a
+    """The template context of games/table.html and each of its regions. ``flash`` is a
     message about the game, at the top; ``refusal`` why the viewer's decision was refused,
     shown in the decision panel, where they just clicked."""
     return {
@@ -985,12 +987,22 @@ def table_context(
 
 
 def render_regions(context: View, request: Any = None) -> str:
-    """Every region of the table, each root with hx-swap-oob="true": one push / POST body, in
-    ONE template render (the ``regions`` partial of games/table.html includes each of
-    :data:`REGIONS` in turn), so the request's context processors and CSRF token run once."""
-    from django.template.loader import render_to_string
+    """Every region of the table, each root with hx-swap-oob="true", one newline apart: one push
+    / POST body. With a `request` (a POST's answer) the forms carry its CSRF token."""
+    values = with_csrf_token(dict(context, oob=True), request)
+    return "\n".join(render_region(name, values) for name in REGIONS)
 
-    html: str = render_to_string(
-        "games/table.html#regions", dict(context, oob=True), request=request
-    )
-    return html
+
+def render_region(name: str, context: View) -> str:
+    """One region of :data:`REGIONS` (templates/jinja2/games/regions/<name>.html, Jinja2: the
+    table's regions are rendered by it, the page games/table.html included)."""
+    return jinja.render(f"games/regions/{name}.html", context)
+
+
+def with_csrf_token(values: View, request: Any) -> View:
+    """`values` with the request's CSRF token, as Django's csrf context processor gives it:
+    lazy, so that only a render that writes a form asks for one (a token asked for is set
+    again in the answer's cookie). A context's own csrf_token wins, as in a Django render."""
+    if request is not None and "csrf_token" not in values:
+        values["csrf_token"] = csrf(request)["csrf_token"]
+    return values

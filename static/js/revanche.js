@@ -1,4 +1,4 @@
-// The revanche offer's countdown (templates/games/_revanche.html): the seconds left before it
+// The revanche offer's countdown (templates/jinja2/games/_revanche.html): the seconds left before it
 // lapses, from the server's expiry (epoch ms) and the server's French sentence (%s: seconds),
 // on the server's clock: the offset between this device's clock and the server's time at the
 // render is taken when the panel is first seen (a device clock minutes off counts right).

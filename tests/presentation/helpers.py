@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from games.display.table_view import table_context
+from games.display.table_view import render_region, table_context, with_csrf_token
 
 ACTION_URL = "/parties/7/action/"
 SALLE_URL = "/salle/"
@@ -41,11 +41,9 @@ def render_page(observation, players, viewer, **kwargs) -> str:
 
 
 def render_partial(name, observation, players, viewer, **kwargs) -> str:
-    return render_to_string(
-        f"games/table.html#{name}",
-        context(observation, players, viewer, **kwargs),
-        request=request(),
-    )
+    """One region of the table (games/regions/<name>.html), as the page shows it."""
+    values = context(observation, players, viewer, **kwargs)
+    return render_region(name, with_csrf_token(values, request()))
 
 
 class _Forms(HTMLParser):

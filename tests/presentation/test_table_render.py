@@ -4,7 +4,13 @@ import re
 
 import pytest
 
-from games.display.table_view import REGIONS, build_table, render_regions
+from games.display.table_view import (
+    REGIONS,
+    build_table,
+    render_region,
+    render_regions,
+    with_csrf_token,
+)
 from tests.presentation import observations as O
 from tests.presentation.helpers import (
     ACTION_URL,
@@ -275,25 +281,20 @@ def test_every_region_has_its_stable_id_and_oob_flag():
     assert every.count('hx-swap-oob="true"') == len(REGIONS)
 
 
-def test_one_render_holds_each_region_once_in_order_as_its_own_partial_does(monkeypatch):
-    """The push / POST body is ONE template render (the ``regions`` partial) and says exactly
-    what the eight region partials say, one after the other."""
-    from django.template import loader
-
-    calls = []
-    real = loader.render_to_string
-    monkeypatch.setattr(
-        loader, "render_to_string", lambda *a, **k: calls.append(a[0]) or real(*a, **k)
-    )
-    for make in (O.base, O.discard, O.betting_open, O.hand_over):
+def test_one_body_holds_each_region_once_in_order_as_its_own_template_does(monkeypatch):
+    """The push / POST body says exactly what the nine region templates say, one after the
+    other, and the page shows the same regions (one source: without hx-swap-oob)."""
+    monkeypatch.setattr("django.template.context_processors.get_token", lambda request: "tok")
+    for make in (O.base, O.discard, O.betting_open, O.hand_over, O.finished):
         ctx = context(make(1), P, 1, flash="La table a changé.")
-        calls.clear()
         every = render_regions(ctx)
-        assert calls == ["games/table.html#regions"]
         ids = re.findall(r'<\w+ id="([\w-]+)"[^>]* hx-swap-oob="true"', every)
         assert ids == list(REGIONS)
-        one_by_one = [real(f"games/table.html#{name}", dict(ctx, oob=True)) for name in REGIONS]
+        one_by_one = [render_region(name, dict(ctx, oob=True)) for name in REGIONS]
         assert every == "\n".join(one_by_one)
+        page = render_page(make(1), P, 1, flash="La table a changé.")
+        for name in REGIONS:
+            assert render_region(name, with_csrf_token(dict(ctx), request())) in page
 
 
 def test_page_holds_every_region_and_the_ws_connection():

@@ -14,8 +14,11 @@ TEMPLATES = Path(settings.BASE_DIR) / "templates"
 # Words a user reads that are the same in every language.
 NOT_TRANSLATED = {"Barajamos"}
 
-# Blocks whose text is marked as a whole, or never shown.
-SKIPPED_BLOCKS = {"blocktranslate", "blocktrans", "comment"}
+# Blocks whose text is marked as a whole, or never shown ("trans": Jinja2's blocktranslate, in
+# templates/jinja2/).
+SKIPPED_BLOCKS = {"blocktranslate", "blocktrans", "comment", "trans"}
+# A comment, on one line (Django) or several (Jinja2).
+COMMENT = re.compile(r"\{#.*?#\}", re.S)
 # Blocks whose text is markup, not prose (the admin's body classes, its stylesheets, the
 # site nav's data attributes).
 MACHINE_BLOCKS = {"block bodyclass", "block extrastyle", "block extrahead", "block nav_attrs"}
@@ -63,7 +66,7 @@ def unmarked_template_strings(source: str) -> list[str]:
     found = []
     html = []
     skipping = None  # the tag that ends the block being skipped
-    for token in Lexer(source).tokenize():
+    for token in Lexer(COMMENT.sub(" ", source)).tokenize():
         if token.token_type == TokenType.BLOCK:
             name = token.contents.split()[0] if token.contents else ""
             if skipping:

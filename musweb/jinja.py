@@ -1,0 +1,109 @@
+"""The Jinja2 environment of the live table's regions (templates/jinja2/): compiled templates,
+for the renders a decision repeats for four players (the Django engine's per-node overhead was
+most of a push's render).
+
+They must write the bytes Django writes, so three things are Django's here, not Jinja's:
+
+- escaping: every ``{{ value }}`` is escaped as Django's ``conditional_escape`` does (``&#x27;``
+  and ``&quot;``; markupsafe writes ``&#39;`` and ``&#34;``), through ``finalize``; a safe
+  value (``__html__``: Markup, Django's SafeString) is written as it is;
+- translations: ``_("...")`` is ``{% translate "..." %}``: the text is the template author's,
+  written unescaped; ``{% trans name=... %}...{% endtrans %}`` is ``{% blocktranslate %}``:
+  the translation unescaped, its variables escaped the Django way. So the gettext functions are
+  "newstyle" (they format the variables themselves), Django's catalogs and active language;
+- lookups: ``x.key`` on a dict reads the key first, as Django's variables do (the view model
+  is plain dicts: no AttributeError per read, and ``decl.items`` is the key, not
+  ``dict.items``); a missing name or key renders empty, as in Django.
+
+Numbers are written with ``str``: what Django's ``{% localize off %}`` wrote (and, for the small
+integers of the table, what the French format writes too).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from jinja2 import ChainableUndefined, Environment, FileSystemLoader
+from markupsafe import Markup
+
+
+def escape(value: Any) -> Markup:
+    """Django's conditional_escape, as Markup (which Jinja's autoescape then leaves alone)."""
+    if hasattr(value, "__html__"):
+        return Markup(value.__html__())
+    return Markup(html.escape(str(value)))
+
+
+def finalize(value: Any) -> Any:
+    """Each ``{{ value }}`` before the autoescape: markupsafe's escape writes Django's bytes for
+    a text without quotes and for a number, so only the others are escaped here (the C escape
+    is faster: a push writes some hundred values)."""
+    kind = type(value)
+    if kind is int or (kind is str and "'" not in value and '"' not in value):
+        return value
+    return escape(value)
+
+
+def translate(message: str) -> Markup:
+    """``_("...")``: Django's ``{% translate "..." %}``, the translation as it is; looked up once
+    per language (a push writes some twenty)."""
+    key = (translation.get_language(), message)
+    text = _translations.get(key)
+    if text is None:
+        text = _translations[key] = Markup(translation.gettext(message))
+    return text
+
+
+#: translate's answers by (language, message): the templates' strings in each language.
+_translations: dict[tuple[str | None, str], Markup] = {}
+
+
+def gettext(message: str, **variables: Any) -> Markup:
+    """A ``{% trans %}`` block: its text has its "%" doubled, and its variables to fill in."""
+    return Markup(translation.gettext(message) % {k: escape(v) for k, v in variables.items()})
+
+
+def ngettext(singular: str, plural: str, number: int, **variables: Any) -> Markup:
+    text = translation.ngettext(singular, plural, number)
+    return Markup(text % {k: escape(v) for k, v in variables.items()})
+
+
+class _Environment(Environment):
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+def environment() -> Environment:
+    env = _Environment(
+        loader=FileSystemLoader(settings.BASE_DIR / "templates" / "jinja2"),
+        autoescape=True,
+        finalize=finalize,
+        undefined=ChainableUndefined,
+        keep_trailing_newline=True,  # a file's last newline is part of its region, as in Django
+        auto_reload=settings.DEBUG,
+        extensions=["jinja2.ext.i18n"],
+    )
+    # {% trans %} blocks call gettext(message, **variables): ours formats them, Django's way.
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
+    env.globals.update(gettext=gettext, _=translate, ngettext=ngettext)
+    return env
+
+
+ENV = environment()
+
+
+def render(name: str, context: dict[str, Any]) -> str:
+    return ENV.get_template(name).render(context)
+
+
+def macro(name: str, macro_name: str, *args: Any) -> Markup:
+    """One macro of a template of parts (context-free: its arguments and the globals only)."""
+    return getattr(ENV.get_template(name).module, macro_name)(*args)
