@@ -51,9 +51,9 @@ def latest(*, game_id: int | None = None, table_id: int | None = None) -> Game |
     never a query. A decision locks the row and reuses this copy only if it is still the
     game's current version (games.services.locks.game_to_play_from)."""
     with _guard:
-        if game_id is None:
+        if game_id is None and table_id is not None:
             game_id = _tables.get(table_id)
-        return _games.get(game_id)
+        return _games.get(game_id) if game_id is not None else None
 
 
 def remember(game: Game) -> None:
