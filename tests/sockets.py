@@ -9,6 +9,7 @@ import re
 import time
 
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -67,6 +68,8 @@ async def close_left_open(timeout: float = 5.0) -> None:
     HEARTBEATS.reset()
     SHOWN.reset()
     FANOUT.reset()  # its listener never ends of itself
+    with contextlib.suppress(Exception):  # nor does the pub/sub layer's receiving task
+        await get_channel_layer().flush()
     current = asyncio.current_task()
     others = [task for task in asyncio.all_tasks() if task is not current]
     if others:
