@@ -16,8 +16,6 @@ the same hash to subscribe and to publish, so every message is published where i
 listens (the default layer hashed a socket's channel two ways: django/channels#1492).
 """
 
-import threading
-
 import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash, decode_hosts
@@ -26,10 +24,10 @@ from channels_redis.utils import _consistent_hash, decode_hosts
 class ChannelLayer(RedisPubSubChannelLayer):
     """The pub/sub layer, plus a group send for sync code that needs no event loop."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._blocking_clients: list[redis.Redis] | None = None
-        self._blocking_lock = threading.Lock()
+    def __init__(self, hosts=None, **kwargs):
+        super().__init__(hosts=hosts, **kwargs)
+        # redis-py connects at the first command, from whichever thread sends first.
+        self._blocking_clients = [_blocking_client(host) for host in decode_hosts(hosts)]
 
     def group_send_blocking(self, group: str, message: dict) -> None:
         """`group_send` from sync code (a decision's thread after its commit, a Celery task):
@@ -37,7 +35,7 @@ class ChannelLayer(RedisPubSubChannelLayer):
         woke the web process's event loop for each send (or made a Celery task an event loop
         and a Redis connection per send)."""
         name = self.group_channel_name(group)
-        clients = self._clients()
+        clients = self._blocking_clients
         clients[_consistent_hash(name, len(clients))].publish(name, self.serialize(message))
 
     def group_channel_name(self, group: str) -> str:
@@ -49,16 +47,6 @@ class ChannelLayer(RedisPubSubChannelLayer):
         """This process's channels in a group, for the running event loop (pub/sub keeps a
         group's members in each process; Redis knows only the processes subscribed)."""
         return set(self._get_layer().groups.get(self.group_channel_name(group), ()))
-
-    def _clients(self) -> list[redis.Redis]:
-        with self._blocking_lock:
-            if self._blocking_clients is None:
-                self._blocking_clients = [_blocking_client(h) for h in decode_hosts(self._hosts)]
-            return self._blocking_clients
-
-    @property
-    def _hosts(self):
-        return self._kwargs.get("hosts", self._args[0] if self._args else None)
 
 
 def _blocking_client(host: dict) -> redis.Redis:
