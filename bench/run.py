@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from bench.players import PASSWORD, Player, Stats, Table, percentiles
-from bench.stack import ROOT, VENV_BIN, Stack, free_port
+from bench.stack import ROOT, VENV_BIN, Stack, cpu_seconds, free_port, group_pids
 
 FULL = {
     "tables": 250,  # 1,000 players: the idle-memory scenario
@@ -76,6 +76,8 @@ class Bench:
 
     def cpu_snapshot(self) -> dict:
         snap = {name: self.stack.cpu(name) for name in PROCESSES if name in self.stack.procs}
+        if "web" in self.stack.procs:  # each web process apart: does one saturate first?
+            snap["_web_pids"] = {pid: cpu_seconds(pid) for pid in group_pids(self.stack.pid("web"))}
         snap["harness"] = sum(os.times()[:2])
         snap["_machine"] = machine_busy()
         snap["_t"] = time.monotonic()
@@ -89,6 +91,15 @@ class Bench:
             for name in after
             if not name.startswith("_") and name in before
         }
+        pids = before.get("_web_pids", {})
+        out["web_by_process"] = sorted(
+            (
+                round(100 * (seconds - pids[pid]) / wall, 1)
+                for pid, seconds in after.get("_web_pids", {}).items()
+                if pid in pids
+            ),
+            reverse=True,
+        )
         busy = after["_machine"][0] - before["_machine"][0]
         total = after["_machine"][1] - before["_machine"][1]
         out["machine_busy_pct_of_all_cores"] = round(100 * busy / max(total, 1), 1)
@@ -205,6 +216,8 @@ class Bench:
         await asyncio.sleep(3)
         rss = self.stack.rss("web")
         per_player = (rss - base_rss) / idle_players
+        self.results.setdefault("sockets_by_process", {})[server] = sockets_by_process(port)
+        log(f"{server}: client connections per web process {sockets_by_process(port)}")
         self.results["memory"][server] = {
             "players": idle_players + 4,
             "rss_before_kb": base_rss,
@@ -266,6 +279,21 @@ class Bench:
         self.stack.stop("web")
 
 
+def sockets_by_process(port: int) -> list[int]:
+    """Established connections on `port` per accepting process (ss), most loaded first: the
+    kernel, not a balancer, spreads them over `musweb.serve`'s daphnes."""
+    lines = subprocess.run(
+        ["ss", "-Htnp", "state", "established", f"( sport = :{port} )"],
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    counts: dict[str, int] = {}
+    for line in lines:
+        pid = line.split("pid=", 1)[1].split(",", 1)[0] if "pid=" in line else "?"
+        counts[pid] = counts.get(pid, 0) + 1
+    return sorted(counts.values(), reverse=True)
+
+
 def per_action(counters: dict, actions: int) -> dict:
     """Counters of one web process over a level, divided by the decisions applied."""
     if not actions:
@@ -303,6 +331,8 @@ def print_table(results: dict) -> None:
     for server, mem in results["memory"].items():
         print(f"{server}: {mem['players']} idle players: {mem['kb_per_player']} kB RSS each")
     for server, levels in results["latency_ms"].items():
+        if not levels:
+            continue
         counters = levels[min(levels, key=lambda c: abs(c - 50))]["counters"]
         keys = ("queries", "renders", "db_connects", "pushes", "group_send", "requests")
         shown = {k: v for k, v in counters.items() if k.split(".")[0] in keys}
@@ -338,6 +368,7 @@ def summary(results: dict) -> dict:
         "web_cpu_ms_per_decision": {
             server: levels[min(levels, key=lambda c: abs(c - 50))]["web_cpu_ms_per_decision"]
             for server, levels in results["latency_ms"].items()
+            if levels
         },
         "queries_per_action": round(mid.get("queries.http", 0) + mid.get("queries.ws", 0), 2),
         "renders_per_action": round(mid.get("renders.http", 0) + mid.get("renders.ws", 0), 2),
@@ -357,7 +388,11 @@ def summary(results: dict) -> dict:
 
 
 async def main_async(args, stack: Stack) -> dict:
-    config = QUICK if args.quick else FULL
+    config = dict(QUICK if args.quick else FULL)
+    if args.rates is not None:
+        config["rates"] = tuple(args.rates)
+    if args.levels is not None:
+        config["levels"] = tuple(args.levels)
     bench = Bench(stack, config)
     log("database and Redis")
     stack.start_redis()
@@ -371,7 +406,8 @@ async def main_async(args, stack: Stack) -> dict:
     else:
         for server in args.servers:
             await bench.per_server(server)
-        await bench.split("daphne" if "daphne" in args.servers else args.servers[0])
+        if not args.no_split:
+            await bench.split("daphne" if "daphne" in args.servers else args.servers[0])
     if not args.no_faults:
         from bench import faults
 
@@ -398,6 +434,11 @@ def main() -> None:
     parser.add_argument("--no-faults", action="store_true")
     parser.add_argument("--only-faults", action="store_true", help="scenario 6 alone")
     parser.add_argument("--keep-db", action="store_true")
+    # a part of the bench alone, e.g. `--servers serve --rates 40 50 60 --levels --no-split
+    # --no-faults`: the capacity search of make run's setup only
+    parser.add_argument("--rates", type=int, nargs="*", help="the capacity search's rates")
+    parser.add_argument("--levels", type=int, nargs="*", help="the latency levels (tables)")
+    parser.add_argument("--no-split", action="store_true", help="no two-process scenario")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="barajamos-bench-"))
     stack = Stack(workdir)
