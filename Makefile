@@ -12,7 +12,7 @@ PYTHON ?= $(shell for c in python3.13 python3.12; do \
 	  echo "$$HOME/.pyenv/versions/$$v/bin/python3"; exit; \
 	done)
 
-.PHONY: run test install services db lint bench-engine bench bench-topology
+.PHONY: run test install services proxy db lint bench-engine bench bench-topology
 
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (python3.13/python3.12 or pyenv); none found." >&2; exit 1; fi
@@ -27,19 +27,23 @@ install: $(STAMP)
 services:
 	@bash scripts/ensure-services
 
+# HAProxy in front of the web processes (musweb/serve.py), from Debian if missing.
+proxy:
+	@bash scripts/ensure-haproxy
+
 db: install services
 	@$(PY) scripts/create_database.py
 
 # As production on this machine: DEBUG off unless DEBUG=1, the secret key of .secret_key (made
 # on first use), static files collected and served by WhiteNoise; check --deploy tells what
 # would not hold (warnings only, so DEBUG=1 make run still starts).
-run: db
+run: db proxy
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py check --deploy
 	$(VENV)/bin/honcho start -f Procfile
 
-test: db
+test: db proxy
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy games/engine games/display games/vocabulary.py tests/presentation/observations.py

@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -216,8 +217,9 @@ class Bench:
         await asyncio.sleep(3)
         rss = self.stack.rss("web")
         per_player = (rss - base_rss) / idle_players
-        self.results.setdefault("sockets_by_process", {})[server] = sockets_by_process(port)
-        log(f"{server}: client connections per web process {sockets_by_process(port)}")
+        spread = sockets_by_process(self.stack.pid("web"))
+        self.results.setdefault("sockets_by_process", {})[server] = spread
+        log(f"{server}: client connections per web process {spread}")
         self.results["memory"][server] = {
             "players": idle_players + 4,
             "rss_before_kb": base_rss,
@@ -279,18 +281,28 @@ class Bench:
         self.stack.stop("web")
 
 
-def sockets_by_process(port: int) -> list[int]:
-    """Established connections on `port` per accepting process (ss), most loaded first: the
-    kernel, not a balancer, spreads them over `musweb.serve`'s daphnes."""
-    lines = subprocess.run(
-        ["ss", "-Htnp", "state", "established", f"( sport = :{port} )"],
-        capture_output=True,
-        text=True,
-    ).stdout.splitlines()
-    counts: dict[str, int] = {}
-    for line in lines:
-        pid = line.split("pid=", 1)[1].split(",", 1)[0] if "pid=" in line else "?"
-        counts[pid] = counts.get(pid, 0) + 1
+def sockets_by_process(pgid: int) -> list[int]:
+    """Client connections each daphne of the web process group holds (ss), most loaded first:
+    how the kernel (one shared socket) or HAProxy (a daphne per table) spread them."""
+    pids = set(group_pids(pgid))
+
+    def ss(*args: str) -> list[str]:
+        return subprocess.run(
+            ["ss", "-Htnp", *args], capture_output=True, text=True
+        ).stdout.splitlines()
+
+    def daphne_pids(line: str) -> list[int]:
+        found = re.findall(r'\("([^"]+)",pid=(\d+)', line)
+        return [int(pid) for name, pid in found if name == "daphne" and int(pid) in pids]
+
+    # the daphnes' listening ports (musweb.serve holds those sockets too, hence the pid filter)
+    ports = {line.split()[3].rsplit(":", 1)[1] for line in ss("-l") if daphne_pids(line)}
+    counts: dict[int, int] = {}
+    for line in ss("state", "established"):
+        fields = line.split()
+        if len(fields) > 2 and fields[2].rsplit(":", 1)[1] in ports:
+            for pid in daphne_pids(line):
+                counts[pid] = counts.get(pid, 0) + 1
     return sorted(counts.values(), reverse=True)
 
 

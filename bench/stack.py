@@ -185,8 +185,12 @@ class Stack:
         # Sockets are refused unless their page's origin is one of the site's (musweb.origins).
         origins = {o for o in self.env.get("SITE_ORIGINS", "").split(",") if o}
         self.env["SITE_ORIGINS"] = ",".join(sorted(origins | {f"http://127.0.0.1:{port}"}))
-        if server == "serve":  # `make run`'s: WEB_PROCESSES daphnes on one port (musweb.serve)
+        if server in ("serve", "serve-shared"):
+            # `make run`'s: WEB_PROCESSES daphnes behind HAProxy, a table's sockets on one of them
+            # (musweb.serve); serve-shared: the same daphnes on one shared socket, no proxy
             command = [str(VENV_BIN / "python"), "-m", "musweb.serve", "--port", str(port)]
+            if server == "serve-shared":
+                command += ["--proxy", "none"]
         elif server == "daphne":
             command = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), app]
         else:

@@ -35,6 +35,7 @@ from bench.faults import db_games, dbtool
 from bench.players import Player, Stats, percentiles
 from bench.run import Bench, log
 from bench.stack import VENV_BIN, Stack, free_port, wait_port
+from musweb.serve import haproxy_binary
 
 HAPROXY_CONFIG = """global
     maxconn 8000
@@ -67,13 +68,13 @@ backend machines
 
 def haproxy() -> str:
     """The haproxy binary; installed from Debian if missing (as .ci/run installs chromium)."""
-    found = shutil.which("haproxy") or (Path("/usr/sbin/haproxy").exists() and "/usr/sbin/haproxy")
+    found = haproxy_binary()
     if found:
         return found
     log("installing haproxy (apt-get)")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "install", "-y", "-q", "haproxy"], check=True, env=env)
-    return shutil.which("haproxy") or "/usr/sbin/haproxy"
+    return haproxy_binary() or "haproxy"
 
 
 def start_topology(stack: Stack, processes: int) -> dict:

@@ -1,11 +1,21 @@
-"""`python -m musweb.serve`: the site's web processes, several daphnes on ONE address.
+"""`python -m musweb.serve`: the site's web processes, several daphnes behind ONE address.
 
-This process binds the listening socket once and starts WEB_PROCESSES daphne processes (the
-machine's core count by default) that all accept on it (`daphne --fd`): the kernel hands each
-new connection to one of them, so no proxy and no balancer stands in between. Each daphne is a
-whole web process of its own (its table sockets, their heartbeats and lost-push check); they
-share the database and the channel layer. A daphne that dies is started again; SIGTERM or
-SIGINT stops them all.
+WEB_PROCESSES daphne processes (the machine's core count by default), each a whole web process
+of its own (its table sockets, their heartbeats and lost-push check), sharing the database and
+the channel layer, behind HAProxy (Debian's package) on the site's address. The proxy sends every
+request and socket of one table (/tables/<id>/..., /ws/tables/<id>/) to the same daphne, the
+rest round robin: a decision's four players are then rendered by one process, which applied the
+decision and has the game in memory (games.display.game_cache), instead of by every process
+holding one of the table's sockets, each reading the game again. A table's process is a matter
+of speed only: a socket anywhere still gets every push (games.push_fanout).
+
+Each daphne accepts on a loopback socket this process binds and hands over (`daphne --fd`), so
+a daphne that dies is started again on the same socket (connections meanwhile wait in its
+backlog) and HAProxy, whose health check (/sante/) notices it, sends its tables elsewhere until
+it is back. SIGTERM or SIGINT stops them all.
+
+With one process, or `--proxy none`, or no haproxy installed, the daphnes share the site's
+listening socket itself and the kernel hands each connection to one of them (no table affinity).
 
     WEB_PROCESSES=4 python -m musweb.serve --host 127.0.0.1 --port 8000
 """
@@ -17,16 +27,72 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.request
+from pathlib import Path
 
 APPLICATION = "musweb.asgi:application"
 RESTART_PAUSE_SECONDS = 1.0
+HEALTH_PATH = "/sante/"
+READY_TIMEOUT_SECONDS = 60.0
+
+HAPROXY_CONFIG = """\
+global
+    # two descriptors per connection: within the usual limit of 20,000
+    maxconn 8000
+    log stdout format raw daemon
+    # one thread: the daphnes need the cores, and a thread forwards thousands of messages a second
+    nbthread 1
+defaults
+    mode http
+    # the access log (the daphnes behind keep theirs quiet; health checks are not logged)
+    log global
+    option dontlognull
+    log-format "%ci \\"%HM %HP\\" %ST %B bytes %Ta ms %s"
+    timeout connect 2s
+    timeout client 60s
+    timeout server 60s
+    # an open WebSocket is a tunnel, silent between two heartbeats
+    timeout tunnel 1h
+    timeout client-fin 5s
+    timeout http-request 10s
+    timeout check 2s
+    # a connection refused by a daphne being restarted goes to another one
+    retries 3
+    option redispatch 1
+frontend site
+    bind {host}:{port}
+    # the client's address, read by musweb.client_ip (the daphnes see the proxy, 127.0.0.1)
+    option forwardfor
+    acl table_socket path_beg /ws/tables/
+    acl table_page path_beg /tables/
+    http-request set-var(txn.table) path,field(4,/) if table_socket
+    http-request set-var(txn.table) path,field(3,/) if table_page
+    default_backend daphnes
+backend daphnes
+    # one table, one daphne; without a table id (the salle, the accounts...) round robin
+    balance hash var(txn.table)
+    hash-type map-based
+    option httpchk
+    http-check send meth GET uri {health} ver HTTP/1.1 hdr Host {health_host}
+    http-check expect status 200
+{servers}
+"""
 
 
 def web_processes() -> int:
     """WEB_PROCESSES from the environment, else the number of cores."""
     value = os.environ.get("WEB_PROCESSES", "")
     return max(1, int(value)) if value.strip() else max(1, os.cpu_count() or 1)
+
+
+def haproxy_binary() -> str | None:
+    """Debian's haproxy (in /usr/sbin, which a user's PATH may lack), or None."""
+    found = shutil.which("haproxy")
+    if found:
+        return found
+    return "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -38,9 +104,80 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return listener
 
 
+def haproxy_config(*, host: str, port: int, backend_ports: list[int], health_host: str) -> str:
+    servers = "\n".join(
+        f"    server web{slot} 127.0.0.1:{backend} check inter 1s fall 2 rise 1"
+        for slot, backend in enumerate(backend_ports)
+    )
+    return HAPROXY_CONFIG.format(
+        host=host, port=port, servers=servers, health=HEALTH_PATH, health_host=health_host
+    )
+
+
 def daphne_command(fd: int, extra: list[str]) -> list[str]:
     daphne = shutil.which("daphne", path=os.path.dirname(sys.executable)) or "daphne"
     return [daphne, "--fd", str(fd), *extra, APPLICATION]
+
+
+def health_host() -> str:
+    """A host the site answers to (ALLOWED_HOSTS' first), for the proxy's health check."""
+    hosts = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
+    host = next((h for h in hosts if not h.startswith(".") and h != "*"), "127.0.0.1")
+    return host
+
+
+def wait_until_answering(ports: list[int], children: list[subprocess.Popen]) -> None:
+    """Until each daphne answers its health check: the proxy starts with every daphne up,
+    rather than marking the ones still importing Django down."""
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    waiting = list(ports)
+    while waiting and time.monotonic() < deadline:
+        if any(child.poll() is not None for child in children):
+            return  # the supervisor's loop starts it again
+        port = waiting[0]
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}{HEALTH_PATH}", headers={"Host": health_host()}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=2):
+                waiting.pop(0)
+        except OSError:
+            time.sleep(0.1)
+
+
+class Supervisor:
+    """Child processes by slot: started, started again when they die, stopped together."""
+
+    def __init__(self):
+        self.commands: dict[str, tuple[list[str], tuple[int, ...]]] = {}
+        self.children: dict[str, subprocess.Popen] = {}
+        self.stopping = False
+
+    def start(self, slot: str, command: list[str], pass_fds: tuple[int, ...] = ()) -> None:
+        self.commands[slot] = (command, pass_fds)
+        self.children[slot] = subprocess.Popen(command, pass_fds=pass_fds)
+
+    def stop(self, signum, _frame=None) -> None:
+        self.stopping = True
+        for child in self.children.values():
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    def watch(self) -> None:
+        while not self.stopping:
+            time.sleep(0.5)
+            for slot, child in list(self.children.items()):
+                if child.poll() is not None and not self.stopping:
+                    print(f"musweb.serve: {slot} {child.pid} ended ({child.returncode}); again",
+                          file=sys.stderr, flush=True)  # fmt: skip
+                    time.sleep(RESTART_PAUSE_SECONDS)
+                    self.start(slot, *self.commands[slot])
+        deadline = time.monotonic() + 15
+        for child in self.children.values():
+            try:
+                child.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                child.kill()
 
 
 def main() -> None:
@@ -48,46 +185,46 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--processes", type=int, default=None, help="default: WEB_PROCESSES")
+    parser.add_argument(
+        "--proxy",
+        choices=["haproxy", "none"],
+        default=os.environ.get("WEB_PROXY", "haproxy"),
+        help="haproxy (default, WEB_PROXY): table affinity; none: one shared socket",
+    )
     args, daphne_args = parser.parse_known_args()
     count = args.processes or web_processes()
-    listener = listening_socket(args.host, args.port)
-    command = daphne_command(listener.fileno(), daphne_args)
-    children: dict[int, subprocess.Popen] = {}
-    stopping = False
-
-    def start(slot: int) -> None:
-        children[slot] = subprocess.Popen(command, pass_fds=(listener.fileno(),))
-
-    def stop(signum, _frame) -> None:
-        nonlocal stopping
-        stopping = True
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    for slot in range(count):
-        start(slot)
-    print(
-        f"musweb.serve: {count} daphne processes on http://{args.host}:{args.port}",
-        file=sys.stderr,
-        flush=True,
-    )
-    while not stopping:
-        time.sleep(0.5)
-        for slot, child in list(children.items()):
-            if child.poll() is not None and not stopping:
-                print(f"musweb.serve: daphne {child.pid} ended ({child.returncode}); again",
-                      file=sys.stderr, flush=True)  # fmt: skip
-                time.sleep(RESTART_PAUSE_SECONDS)
-                start(slot)
-    deadline = time.monotonic() + 15
-    for child in children.values():
-        try:
-            child.wait(max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            child.kill()
+    haproxy = haproxy_binary() if args.proxy == "haproxy" and count > 1 else None
+    if args.proxy == "haproxy" and count > 1 and haproxy is None:
+        print("musweb.serve: haproxy is not installed (apt-get install haproxy): the daphnes "
+              "share one socket, without table affinity", file=sys.stderr, flush=True)  # fmt: skip
+    supervisor = Supervisor()
+    signal.signal(signal.SIGTERM, supervisor.stop)
+    signal.signal(signal.SIGINT, supervisor.stop)
+    if haproxy is None:
+        listener = listening_socket(args.host, args.port)
+        for slot in range(count):
+            command = daphne_command(listener.fileno(), daphne_args)
+            supervisor.start(f"daphne {slot}", command, (listener.fileno(),))
+        shown = f"{count} daphne processes on one socket"
+    else:
+        backends = [listening_socket("127.0.0.1", 0) for _ in range(count)]
+        ports = [backend.getsockname()[1] for backend in backends]
+        quiet = ["--access-log", os.devnull]  # HAProxy writes the access log
+        for slot, backend in enumerate(backends):
+            command = daphne_command(backend.fileno(), [*quiet, *daphne_args])
+            supervisor.start(f"daphne {slot}", command, (backend.fileno(),))
+        wait_until_answering(ports, list(supervisor.children.values()))
+        folder = Path(tempfile.mkdtemp(prefix="barajamos-serve-"))
+        config = folder / "haproxy.cfg"
+        config.write_text(
+            haproxy_config(
+                host=args.host, port=args.port, backend_ports=ports, health_host=health_host()
+            )
+        )
+        supervisor.start("haproxy", [haproxy, "-db", "-f", str(config)])
+        shown = f"{count} daphne processes behind HAProxy, one per table"
+    print(f"musweb.serve: {shown}, on http://{args.host}:{args.port}", file=sys.stderr, flush=True)
+    supervisor.watch()
 
 
 if __name__ == "__main__":

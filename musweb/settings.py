@@ -245,6 +245,8 @@ SECURE = env_bool("SECURE", False)
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # The proxy's health check of each web process is plain HTTP on loopback (musweb.serve).
+    SECURE_REDIRECT_EXEMPT = [r"^sante/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365

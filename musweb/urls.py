@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
+from django.http import HttpResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
@@ -20,7 +21,15 @@ class FaviconRedirect(RedirectView):
         return static("favicon.svg")
 
 
+@login_not_required
+def health(request):
+    """The proxy's health check of a web process (musweb.serve): it answers, nothing more (no
+    database: a slow query must not take every process out of the proxy at once)."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 urlpatterns = [
+    path("sante/", health, name="health"),
     path("favicon.ico", login_not_required(FaviconRedirect.as_view()), name="favicon"),
     path("", games_views.home, name="home"),
     path("regles/", games_views.rules, name="rules"),
