@@ -5,8 +5,7 @@ once the partie has ended, never before. Nothing here reads `Table.server_seed`;
 
 from typing import Any
 
-from django.urls import reverse
-
+from games.display import links
 from games.models import Game, Table
 
 #: Hex digits of the commitment shown at a glance (the whole value is a click away).
@@ -31,8 +30,8 @@ def game_fairness(game: Game, players: list[str]) -> dict[str, Any]:
     view: dict[str, Any] = {
         "verifiable": game.fairness == Game.FAIRNESS_V1,
         "ended": ended,
-        "explainer_url": reverse("games:fair_shuffle"),
-        "record_url": reverse("games:partie_record", args=[game.pk]) if ended else None,
+        "explainer_url": links.url("games:fair_shuffle"),
+        "record_url": links.url("games:partie_record", game.pk) if ended else None,
     }
     if not view["verifiable"]:
         return view

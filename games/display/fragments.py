@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors, sockets
-from games.display import fairness_view, game_cache, shared_regions, table_view
+from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.models import Game, Table
 
 
@@ -198,8 +198,8 @@ def table_context(
         engine.observation(game.state, seat),
         players,
         seat,
-        action_url=reverse("games:act", args=[game.table_id]),
-        salle_url=reverse("games:salle"),
+        action_url=links.url("games:act", game.table_id),
+        salle_url=links.url("games:salle"),
         host_seat=host_seat,
         ws_url=table_socket_url(game.table_id),
         flash=flash,
@@ -213,9 +213,9 @@ def table_context(
     context["fairness"] = fairness_view.game_fairness(game, players)
     if game.status != Game.Status.PLAYING:
         # The end screen's way on (records' pages, by URL name: games does not import records).
-        context["partie_url"] = reverse("records:partie", args=[game.pk])
+        context["partie_url"] = links.url("records:partie", game.pk)
         context["profiles"] = [
-            (s.user.username, reverse("records:profile", args=[s.user.username]))
+            (s.user.username, links.url("records:profile", s.user.username))
             for s in seats
             if not s.robot
         ]
