@@ -412,18 +412,26 @@ class TableConsumer(UserSocket):
     async def decide(self, message: dict):
         """The decision form sent up the socket: applied and answered as its POST is (one hop
         into sync code); the answer is this player's render of the new version, so the
-        "game.changed" that follows is not rendered again for this socket."""
+        "game.changed" that follows is not rendered again for this socket. The same hop
+        renders the new version for the game's other sockets in this process (all four, when
+        the proxy keeps a table on one process: musweb.serve), sent once the answer is."""
         if self.closed or self.game_id is None:
             return
-        async with self.send_lock:
-            answer = await in_thread(decisions.decide)(
-                user=self.scope["user"],
-                table_id=self.table_id,
-                data=decisions.socket_fields(message),
-            )
-            await self.send(text_data=answer.html)
-            if answer.version is not None:
-                self.shown(answer.version)
+        answer = None
+        try:
+            async with self.send_lock:
+                answer = await in_thread(decisions.decide)(
+                    user=self.scope["user"],
+                    table_id=self.table_id,
+                    data=decisions.socket_fields(message),
+                    peers=FANOUT.peers(self.game_id, self),
+                    committed=FANOUT.deciding,
+                )
+                await self.send(text_data=answer.html)
+                if answer.version is not None:
+                    self.shown(answer.version)
+        finally:
+            await FANOUT.decided(self.game_id, answer.pushes if answer is not None else {})
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second

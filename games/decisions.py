@@ -6,7 +6,8 @@ same: the version check, the engine's legality, the French refusals, never a 500
 The answer is the actor's own regions (out of band) and the version they show, with the status
 the POST answers with: 200, 409 (stale version), 422 (refused), 403 (not seated)."""
 
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from django.http import QueryDict
 
@@ -22,35 +23,57 @@ class Answer:
     status: int
     html: str
     version: int | None  # the version the regions show (None: a bare flash)
+    # the new version's pushes to `peers` (decide's), {user id: (html, version) or None}
+    pushes: dict = field(default_factory=dict)
 
 
-def apply(*, user, table_id: int, data: QueryDict) -> Game:
-    """Parse the form's fields and apply the decision; raises Refused (a French message)."""
+def apply(
+    *, user, table_id: int, data: QueryDict, committed: Callable[[Game], None] | None = None
+) -> Game:
+    """Parse the form's fields and apply the decision; raises Refused (a French message).
+    `committed(game)`: called once the decision is committed, before its broadcast."""
     version, action = forms.parse_decision(data)
+
     # The actor renders this very copy (locked, with its table and seats); the other players'
     # sockets in this process render it too instead of loading it again: cached on commit,
     # before the broadcast that makes them render it. The cached copy of the version the
     # decision was made on is played on, if the row locked is still at that version.
+    def remembered(game: Game) -> None:
+        game_cache.remember(game)
+        if committed is not None:
+            committed(game)
+
     return play.game_apply_action(
         table_id=table_id,
         user=user,
         version=version,
         action=action,
-        committed=game_cache.remember,
+        committed=remembered,
         known=game_cache.latest,
     )
 
 
-def decide(*, user, table_id: int, data: QueryDict, request=None) -> Answer:
+def decide(
+    *,
+    user,
+    table_id: int,
+    data: QueryDict,
+    request=None,
+    peers: Sequence = (),
+    committed: Callable[[Game], None] | None = None,
+) -> Answer:
     """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
-    regions as they are with the French message in the decision panel."""
+    regions as they are with the French message in the decision panel. An applied decision is
+    also rendered for `peers` (the users of the game's other sockets in this web process), in
+    the same hop: their pushes need no hop of their own (games.push_fanout)."""
     try:
-        game = apply(user=user, table_id=table_id, data=data)
+        game = apply(user=user, table_id=table_id, data=data, committed=committed)
     except Refused as error:
         return refused(user=user, table_id=table_id, error=error, request=request)
     seat = selectors.seat_number(game, user)
     html = fragments.table_regions(game, seat, request=request)
-    return Answer(200, html, game.version)
+    pushes = fragments.table_pushes(game.pk, peers, min_version=game.version) if peers else {}
+    return Answer(200, html, game.version, pushes)
 
 
 def refused(*, user, table_id: int, error: Refused, request=None) -> Answer:

@@ -45,6 +45,9 @@ class ProcessFanout:
         self.loop_task: asyncio.Task | None = None
         self.membership: dict[int, asyncio.Lock] = {}
         self.in_flight: dict[int, int] = {}  # game id -> the newest version being pushed
+        # game id -> the version a decision applied here renders for this process's sockets
+        # in its own hop (`decided`): its message, when it comes back, renders nothing more
+        self.decided_here: dict[int, int] = {}
 
     def reset(self) -> None:
         """Forget every socket and the listener (tests: each test has its own event loop and
@@ -74,6 +77,32 @@ class ProcessFanout:
             if not members:
                 del self.sockets[game_id]
                 await self.layer.group_discard(game_processes_group(game_id), self.channel)
+
+    def peers(self, game_id: int, socket) -> list:
+        """The users of the game's other sockets in this process (a decision of `socket`'s
+        player renders their pushes in its own hop: `deciding`, `decided`)."""
+        return [s.scope["user"] for s in self.sockets.get(game_id, ()) if s is not socket]
+
+    def deciding(self, game) -> None:
+        """Called from a decision's thread once it is committed, before its broadcast: the
+        decision's hop renders `game.version` for this process's sockets of the game."""
+        self.decided_here[game.pk] = max(self.decided_here.get(game.pk, -1), game.version)
+
+    async def decided(self, game_id: int, pushes: dict[int, Rendered]) -> None:
+        """A decision's hop ended: send its pushes to this process's other sockets of the game,
+        then push as usual to any still behind (one that opened meanwhile, a failed render)."""
+        version = self.decided_here.get(game_id)
+        if version is None:
+            return
+        ready = [s for s in self.sockets.get(game_id, ()) if s.scope["user"].pk in pushes]
+        try:
+            await asyncio.gather(
+                *(s.deliver(pushes[s.scope["user"].pk]) for s in ready), return_exceptions=True
+            )
+        finally:  # only now: its message, if it comes meanwhile, finds them up to date
+            if self.decided_here.get(game_id) == version:
+                del self.decided_here[game_id]
+        await self._pushed(game_id, version)
 
     async def game_changed(self, game_id: int, version: int) -> None:
         """Render the new version for every socket of the game behind it, at once, and send
@@ -121,7 +150,8 @@ class ProcessFanout:
                 continue
             if message.get("type") == "game.changed":
                 game_id, version = message.get("game_id"), message.get("version", 0)
-                asyncio.create_task(self._pushed(game_id, version))
+                if self.decided_here.get(game_id, -1) < version:
+                    asyncio.create_task(self._pushed(game_id, version))
 
     async def heal(self, game_id: int, version: int) -> None:
         """Push `version` again to this process's sockets of the game still behind it (its
@@ -130,7 +160,8 @@ class ProcessFanout:
 
     def pushing(self, game_id: int, version: int) -> bool:
         """Whether `version` (or a later one) of the game is being pushed by this process."""
-        return self.in_flight.get(game_id, -1) >= version
+        newest = max(self.in_flight.get(game_id, -1), self.decided_here.get(game_id, -1))
+        return newest >= version
 
     async def _pushed(self, game_id: int, version: int) -> None:
         self.in_flight[game_id] = max(self.in_flight.get(game_id, -1), version)

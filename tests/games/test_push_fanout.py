@@ -1,18 +1,28 @@
 """games.push_fanout: a decision reaches each web process once, whatever the number of its
-sockets of the game, and its pushes there render in one hop into sync code."""
+sockets of the game, and its pushes there render in one hop into sync code: the decision's own
+hop, when it was decided up a socket of this process."""
 
 import pytest
 import redis
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games import threads
 from games.broadcast import game_processes_group
 from games.push_fanout import FANOUT
+from games.services import play
 from tests.games.test_socket_decisions import decide, opened
 from tests.sockets import receive_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def play_mus(game, user, committed=None):
+    """`user` says mus at version 0, as a POST would (no socket of this process renders it)."""
+    return play.game_apply_action(
+        game_id=game.pk, user=user, version=0, action={"type": "mus"}, committed=committed
+    )
 
 
 async def group_members(game_id: int) -> int:
@@ -34,9 +44,7 @@ async def test_the_process_is_one_member_of_the_game_whatever_its_sockets(starte
     assert started_game.pk not in FANOUT.sockets
 
 
-async def test_a_socket_decision_takes_one_hop_and_its_three_pushes_one(
-    started_game, cast, monkeypatch
-):
+def count_hops(monkeypatch) -> list[str]:
     hops = []
     original = threads.in_thread
 
@@ -46,12 +54,56 @@ async def test_a_socket_decision_takes_one_hop_and_its_three_pushes_one(
 
     monkeypatch.setattr("games.consumers.in_thread", counted)
     monkeypatch.setattr("games.threads.in_thread", counted)
+    return hops
+
+
+async def test_a_socket_decision_renders_the_three_pushes_in_its_own_hop(
+    started_game, cast, monkeypatch
+):
+    hops = count_hops(monkeypatch)
     sockets = [await opened(user, started_game) for user in cast]
     hops.clear()
     await sockets[0].send_to(text_data=decide({"version": "0", "type": "mus"}))
     for communicator in sockets:
         await receive_version(communicator, 1)
-    assert hops == ["decide", "table_pushes"]
+    # the decision's broadcast came back to this process meanwhile: nothing more to render
+    for communicator in sockets:
+        assert await communicator.receive_nothing(timeout=0.3)
+    assert hops == ["decide"]
+    assert started_game.pk not in FANOUT.decided_here
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_posted_decision_is_pushed_in_one_hop(started_game, cast, monkeypatch):
+    """A decision this process did not render for its sockets (a POST, another process's,
+    a robot's): its broadcast renders the four pushes together."""
+    hops = count_hops(monkeypatch)
+    sockets = [await opened(user, started_game) for user in cast]
+    hops.clear()
+    await database_sync_to_async(play_mus)(started_game, cast[0])
+    for communicator in sockets:
+        await receive_version(communicator, 1)
+        assert await communicator.receive_nothing(timeout=0.3)
+    assert hops == ["table_pushes"]
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_decision_rendered_here_waits_for_its_hop_not_its_broadcast(started_game, cast):
+    """While a decision's hop renders its version, the broadcast of that version renders
+    nothing; if the hop brought no push for a socket (its render failed, the socket opened
+    meanwhile), the socket is pushed the usual way when the hop ends."""
+    sockets = [await opened(user, started_game) for user in cast]
+    # marked as a decision's thread marks it: once committed, before its broadcast
+    game = await database_sync_to_async(play_mus)(started_game, cast[0], FANOUT.deciding)
+    assert FANOUT.pushing(game.pk, 1)
+    for communicator in sockets:
+        assert await communicator.receive_nothing(timeout=0.5)
+    await FANOUT.decided(game.pk, {})
+    for communicator in sockets:
+        await receive_version(communicator, 1)
+    assert game.pk not in FANOUT.decided_here
     for communicator in sockets:
         await communicator.disconnect()
 
