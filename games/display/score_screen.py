@@ -11,7 +11,7 @@ checks the two agree on played parties).
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from games.engine import (
     total_of,
 )
 from games.engine.types import HandRecord, LanceRecord
+from musweb import jinja
 
 View = dict[str, object]
 
@@ -274,28 +275,62 @@ def past_hands(
     players: list[str],
     viewer: int,
     teams: list[str],
-) -> list[View]:
+) -> PastHands:
     """The hands closed before the current one (the « Mains précédentes »), the latest first:
-    a title, one line per lance and the total after it. Part of every push, so each closed
-    hand, which never changes, is built once (:func:`_past_hand`)."""
+    a title, one line per lance and the total after it. Part of every push, and the same until
+    the hand ends: built once per history, viewer's team and language (:func:`_past_hands`),
+    and written once too (:attr:`PastHands.html`)."""
+    history = json.dumps(hands[: hand_number - 1], sort_keys=True)
+    return _past_hands(
+        history, kings, tuple(players), team_of(viewer), tuple(teams), get_language()
+    )
+
+
+class PastHands:
+    """The past hands' views (``hands``, the latest first) and their HTML, written once: a
+    partie's history grows by a hand at a time, while every push of every seat shows it."""
+
+    def __init__(self, hands: tuple[View, ...]):
+        self.hands = hands
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    def __iter__(self):
+        return iter(self.hands)
+
+    @cached_property
+    def html(self) -> str:
+        return jinja.macro("games/_score_screen.html", "past_hands", self.hands)
+
+
+@lru_cache(maxsize=1024)
+def _past_hands(
+    history: str,
+    kings: Kings,
+    players: tuple[str, ...],
+    mine: int,
+    teams: tuple[str, ...],
+    language: str | None,
+) -> PastHands:
     out: list[View] = []
     before: tuple[int, ...] = (0, 0)
-    for number, record in enumerate(hands[: hand_number - 1], start=1):
+    for number, record in enumerate(json.loads(history), start=1):
         out.append(
             _past_hand(
                 json.dumps(record, sort_keys=True),
                 number,
                 before,
                 kings,
-                tuple(players),
-                team_of(viewer),
-                tuple(teams),
-                get_language(),
+                players,
+                mine,
+                teams,
+                language,
             )
         )
         before = tuple(record["scores_after"])
     out.reverse()
-    return out
+    return PastHands(tuple(out))
 
 
 @lru_cache(maxsize=1024)

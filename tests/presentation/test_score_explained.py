@@ -284,3 +284,29 @@ def test_the_answer_choices_only_narrow_the_engines_legal_actions():
         seats = engine.to_act(state)
         seat = seats[rng.randbelow(len(seats))]
         state = engine.apply(state, seat, random_play.pick_action(state, seat, rng), shuffler=rng)
+
+
+def test_the_past_hands_are_written_once_per_history_and_team():
+    """Every push of every seat shows the past hands: built and written once until the next
+    hand closes, apart for each team (« Nous » / « Eux ») and language."""
+    from django.utils import translation
+
+    from games.display.score_screen import past_hands
+    from musweb import jinja
+
+    state = engine.apply(pass_out(cut(3)), 0, {"type": "deal"}, shuffler=SeededShuffler(4))
+    players, teams = ["ane", "bixente", "carmen", "dani"], ["Nous", "Eux"]
+    args = (state["hands"], state["hand_number"], state["kings"], players)
+    with translation.override("fr"):
+        first = past_hands(*args, 0, teams)
+        assert past_hands(*args, 2, teams) is first  # the partner: the same team
+        assert past_hands(*args, 1, teams) is not first
+        assert len(first) == 1
+        html = first.html
+        assert first.html is html
+        assert html == jinja.macro("games/_score_screen.html", "past_hands", first.hands)
+        assert "Mains précédentes (1)" in html
+        # one more hand closed (the same record again will do): built anew
+        longer = [*state["hands"], state["hands"][-1]]
+        later = past_hands(longer, state["hand_number"] + 1, state["kings"], players, 0, teams)
+        assert len(later) == 2 and later is not first
