@@ -118,7 +118,9 @@ async def main_async(args, stack: Stack) -> dict:
         idle_rate = await idle(bench, [server], args.seconds / 2)
         out[f"{server}_idle_cpu_pct"] = round(100 * idle_rate, 1)
     for round_ in range(args.rounds):
-        for server, way in windows:
+        # ABBA: the parties grow longer (more to render) as the run goes on, so each window
+        # goes first in one round and last in the next
+        for server, way in windows if round_ % 2 == 0 else windows[::-1]:
             if len(bench.ports) > 1:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
@@ -132,7 +134,9 @@ async def main_async(args, stack: Stack) -> dict:
             # the web process's own counts (renders, pushes, queries...) per decision, warm-up
             # included (bench.instrument)
             result["per_decision"] = {
-                k: v for k, v in per_action(counters, stats.actions).items() if not k.endswith("_s")
+                k: v
+                for k, v in per_action(counters, stats.actions).items()
+                if not k.endswith("_s") or k.startswith("gc")  # GC pauses: ms per decision
             }
             result["statuses"] = {str(k): v for k, v in stats.statuses.items()}
             result["missed"] = stats.missed

@@ -10,13 +10,15 @@ Counted per "context": ``http`` (inside a request: the decision POST, the pages)
 - ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (their time: a
   decision's publish from its thread, the sockets' own sends from the event loop);
 - ``pushes`` / ``push_s``: table renders for a socket (games.display.fragments.table_push);
-- ``requests`` / ``request_s``: HTTP requests and their time in the Django stack.
+- ``requests`` / ``request_s``: HTTP requests and their time in the Django stack;
+- ``gc<generation>`` / ``gc<generation>_s``: the garbage collector's passes and their time.
 
 GET /__bench__/counters answers them as JSON (with the pid); POST /__bench__/reset zeroes them.
 """
 
 import contextvars
 import functools
+import gc
 import json
 import os
 import threading
@@ -70,7 +72,23 @@ def _timed_async(name, function):
     return wrapper
 
 
+_gc_started: dict[str, float] = {}
+
+
+def _gc_timed(phase: str, info: dict) -> None:
+    """gc.callbacks: each collection and its pause (in whichever thread triggered it)."""
+    if phase == "start":
+        _gc_started["t"] = time.perf_counter()
+    elif "t" in _gc_started:
+        seconds = time.perf_counter() - _gc_started.pop("t")
+        key = f"gc{info.get('generation')}.{_context.get()}"
+        with _lock:
+            COUNTERS[key] += 1
+            COUNTERS[key + "_s"] += seconds
+
+
 def install() -> None:
+    gc.callbacks.append(_gc_timed)
     from channels_redis.pubsub import RedisPubSubLoopLayer
     from django.db.backends.base.base import BaseDatabaseWrapper
     from django.db.backends.utils import CursorWrapper
