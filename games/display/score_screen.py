@@ -11,7 +11,7 @@ checks the two agree on played parties).
 from __future__ import annotations
 
 import json
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -275,33 +275,15 @@ def past_hands(
     players: list[str],
     viewer: int,
     teams: list[str],
-) -> PastHands:
-    """The hands closed before the current one (the « Mains précédentes »), the latest first:
-    a title, one line per lance and the total after it. Part of every push, and the same until
-    the hand ends: built once per history, viewer's team and language (:func:`_past_hands`),
-    and written once too (:attr:`PastHands.html`)."""
+) -> str:
+    """The HTML of the hands closed before the current one (the « Mains précédentes »), the
+    latest first: a title, one line per lance and the total after it. Part of every push of
+    every seat, and the same until the hand ends: built and written once per history, viewer's
+    team and language (:func:`_past_hands`)."""
     history = json.dumps(hands[: hand_number - 1], sort_keys=True)
     return _past_hands(
         history, kings, tuple(players), team_of(viewer), tuple(teams), get_language()
     )
-
-
-class PastHands:
-    """The past hands' views (``hands``, the latest first) and their HTML, written once: a
-    partie's history grows by a hand at a time, while every push of every seat shows it."""
-
-    def __init__(self, hands: tuple[View, ...]):
-        self.hands = hands
-
-    def __len__(self) -> int:
-        return len(self.hands)
-
-    def __iter__(self):
-        return iter(self.hands)
-
-    @cached_property
-    def html(self) -> str:
-        return jinja.macro("games/_score_screen.html", "past_hands", self.hands)
 
 
 @lru_cache(maxsize=1024)
@@ -312,7 +294,7 @@ def _past_hands(
     mine: int,
     teams: tuple[str, ...],
     language: str | None,
-) -> PastHands:
+) -> str:
     out: list[View] = []
     before: tuple[int, ...] = (0, 0)
     for number, record in enumerate(json.loads(history), start=1):
@@ -330,7 +312,7 @@ def _past_hands(
         )
         before = tuple(record["scores_after"])
     out.reverse()
-    return PastHands(tuple(out))
+    return jinja.macro("games/_score_screen.html", "past_hands", out)
 
 
 @lru_cache(maxsize=1024)

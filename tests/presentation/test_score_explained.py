@@ -292,7 +292,6 @@ def test_the_past_hands_are_written_once_per_history_and_team():
     from django.utils import translation
 
     from games.display.score_screen import past_hands
-    from musweb import jinja
 
     state = engine.apply(pass_out(cut(3)), 0, {"type": "deal"}, shuffler=SeededShuffler(4))
     players, teams = ["ane", "bixente", "carmen", "dani"], ["Nous", "Eux"]
@@ -301,12 +300,8 @@ def test_the_past_hands_are_written_once_per_history_and_team():
         first = past_hands(*args, 0, teams)
         assert past_hands(*args, 2, teams) is first  # the partner: the same team
         assert past_hands(*args, 1, teams) is not first
-        assert len(first) == 1
-        html = first.html
-        assert first.html is html
-        assert html == jinja.macro("games/_score_screen.html", "past_hands", first.hands)
-        assert "Mains précédentes (1)" in html
-        # one more hand closed (the same record again will do): built anew
+        assert "Mains précédentes (1)" in first and "Main n° 1 :" in first
+        # one more hand closed (the same record again will do): written anew
         longer = [*state["hands"], state["hands"][-1]]
         later = past_hands(longer, state["hand_number"] + 1, state["kings"], players, 0, teams)
-        assert len(later) == 2 and later is not first
+        assert "Mains précédentes (2)" in later and later is not first
