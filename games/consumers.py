@@ -418,6 +418,12 @@ class TableConsumer(UserSocket):
         if self.closed or self.game_id is None:
             return
         answer = None
+        committed: list[int] = []  # the version this decision committed, if it did
+
+        def deciding(game) -> None:
+            committed.append(game.version)
+            FANOUT.deciding(game)
+
         try:
             async with self.send_lock:
                 answer = await in_thread(decisions.decide)(
@@ -425,13 +431,15 @@ class TableConsumer(UserSocket):
                     table_id=self.table_id,
                     data=decisions.socket_fields(message),
                     peers=FANOUT.peers(self.game_id, self),
-                    committed=FANOUT.deciding,
+                    committed=deciding,
                 )
                 await self.send(text_data=answer.html)
                 if answer.version is not None:
                     self.shown(answer.version)
         finally:
-            await FANOUT.decided(self.game_id, answer.pushes if answer is not None else {})
+            if committed:  # even if its render failed: the other sockets are pushed anyway
+                pushes = answer.pushes if answer is not None else {}
+                await FANOUT.decided(self.game_id, committed[0], pushes)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second

@@ -88,12 +88,10 @@ class ProcessFanout:
         decision's hop renders `game.version` for this process's sockets of the game."""
         self.decided_here[game.pk] = max(self.decided_here.get(game.pk, -1), game.version)
 
-    async def decided(self, game_id: int, pushes: dict[int, Rendered]) -> None:
-        """A decision's hop ended: send its pushes to this process's other sockets of the game,
-        then push as usual to any still behind (one that opened meanwhile, a failed render)."""
-        version = self.decided_here.get(game_id)
-        if version is None:
-            return
+    async def decided(self, game_id: int, version: int, pushes: dict[int, Rendered]) -> None:
+        """The hop of a decision that committed `version` ended: send its pushes to this
+        process's other sockets of the game, then push as usual to any still behind (one that
+        opened meanwhile, a failed render)."""
         ready = [s for s in self.sockets.get(game_id, ()) if s.scope["user"].pk in pushes]
         try:
             await asyncio.gather(

@@ -100,7 +100,7 @@ async def test_a_decision_rendered_here_waits_for_its_hop_not_its_broadcast(star
     assert FANOUT.pushing(game.pk, 1)
     for communicator in sockets:
         assert await communicator.receive_nothing(timeout=0.5)
-    await FANOUT.decided(game.pk, {})
+    await FANOUT.decided(game.pk, game.version, {})
     for communicator in sockets:
         await receive_version(communicator, 1)
     assert game.pk not in FANOUT.decided_here
