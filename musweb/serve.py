@@ -122,8 +122,7 @@ def daphne_command(fd: int, extra: list[str]) -> list[str]:
 def health_host() -> str:
     """A host the site answers to (ALLOWED_HOSTS' first), for the proxy's health check."""
     hosts = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h.strip()]
-    host = next((h for h in hosts if not h.startswith(".") and h != "*"), "127.0.0.1")
-    return host
+    return next((h for h in hosts if not h.startswith(".") and h != "*"), "127.0.0.1")
 
 
 def wait_until_answering(ports: list[int], children: list[subprocess.Popen]) -> None:
