@@ -294,10 +294,11 @@ def table_regions(
     """Every region of the table for one player, out of band: a POST answer (with `request`)
     or a push (without: htmx sends the CSRF token from <body>'s hx-headers). `refusal`: why
     the player's decision was refused, shown in the decision panel. The regions the game's
-    other players see alike at this version are rendered once (games.display.shared_regions),
-    unless not `shared`: a lone render (a connect) that no other player renders with."""
+    other players see alike are rendered once, and a region that did not change since an
+    earlier render is not rendered again (games.display.shared_regions), unless not `shared`:
+    a lone render (a connect) that no other player renders with."""
     context = table_context(game, seat, flash=flash, refusal=refusal)
-    scope = (game.pk, game.version) if shared else None
+    scope = game.pk if shared else None
     return shared_regions.render_regions(context, request=request, scope=scope)
 
 

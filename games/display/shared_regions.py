@@ -5,14 +5,21 @@ players at every decision).
 The body is exactly :func:`table_view.render_regions`'s (the regions in :data:`REGIONS` order,
 one newline apart, numbers unlocalized), which stays the plain render a test compares with.
 
-HIDDEN INFORMATION. Only the regions of :data:`SLICES` are ever reused, and each is rendered
-from its slice alone: the part of the view model its template reads, nothing else (no request,
-no CSRF token). Its memo key holds that slice's exact bytes (pickled: types included, so 1 and
-True or a safe and a plain string differ), the language and the game version, so two viewers
+A region is also reused from one version of the game to the next while what it shows has not
+changed (the scoreboard during a hand, an empty flash, a player's cards during the lances): the
+memo key holds the slice's bytes, which decide the render; the scope the caller gives (the game)
+only keeps games apart.
+
+HIDDEN INFORMATION. Only the regions of :data:`SLICES` are ever reused across viewers, and each
+is rendered from its slice alone: the part of the view model its template reads, nothing else
+(no request, no CSRF token). Its memo key holds that slice's exact bytes (pickled: types
+included, so 1 and True or a safe and a plain string differ) and the language, so two viewers
 share a render only when everything it was made from is equal. A region that read anything
 outside its slice would render it empty: tests/presentation/test_shared_regions.py compares
-both renders for every seat of many states. The viewer's own regions (my-hand, decision-panel,
-table-seats, a score screen with the shown hands) have no slice: they are never shared.
+both renders for every seat of many states. Of the viewer's own regions, my-hand (the viewer's
+cards) has a slice in :data:`OWN_SLICES`: its key also names the viewer's seat, so it is reused
+for that seat's later renders only, never another viewer's. The others (decision-panel,
+table-seats, a score screen with the shown hands) have no slice: rendered for each render.
 """
 
 from __future__ import annotations
@@ -65,6 +72,13 @@ def _score_screen(context: View) -> View | None:
     return {"table_view": {"score_screen": None, "partie_over": view["partie_over"]}}
 
 
+def _my_hand(context: View) -> View | None:
+    """The viewer's cards (their discard choice while they may discard: the checkboxes of a form
+    with no token of its own, the panel's form carries it)."""
+    view = context["table_view"]
+    return {"table_view": {"can_discard": view["can_discard"], "my_cards": view["my_cards"]}}
+
+
 #: What each shareable region reads of the template context; None: not shareable this time.
 SLICES: dict[str, Callable[[View], View | None]] = {
     "flash": _flash,
@@ -74,6 +88,8 @@ SLICES: dict[str, Callable[[View], View | None]] = {
     "hand-log": _hand_log,
     "score-screen": _score_screen,
 }
+#: The viewer's own regions reused for the same seat's later renders (never another's).
+OWN_SLICES: dict[str, Callable[[View], View | None]] = {"my-hand": _my_hand}
 
 
 class RegionMemo:
@@ -82,7 +98,7 @@ class RegionMemo:
     read or store, never while rendering, so two threads missing the same key both render it
     and store the same text."""
 
-    def __init__(self, *, max_entries: int = 2048, max_chars: int = 8_000_000):
+    def __init__(self, *, max_entries: int = 8192, max_chars: int = 16_000_000):
         self.max_entries = max_entries
         self.max_chars = max_chars
         self._entries: OrderedDict[Hashable, str] = OrderedDict()
@@ -122,6 +138,10 @@ class RegionMemo:
         with self._lock:
             return list(self._entries.values())
 
+    def entries(self) -> list[tuple[Hashable, str]]:
+        with self._lock:
+            return list(self._entries.items())
+
     @property
     def chars(self) -> int:
         return self._chars
@@ -134,7 +154,8 @@ def _key_size(key: Hashable) -> int:
     return len(key[-1]) if isinstance(key, tuple) and isinstance(key[-1], bytes) else 0
 
 
-#: This process's memo: a few hundred live tables' shared regions of their last versions.
+#: This process's memo: a few hundred live tables' regions of their last versions (about nine
+#: entries per table, two to five kB each).
 MEMO = RegionMemo()
 
 
@@ -142,21 +163,26 @@ def render_regions(
     context: View, *, request: Any = None, scope: Hashable, memo: RegionMemo = MEMO
 ) -> str:
     """Every region of the table for the viewer of `context`, out of band, as
-    table_view.render_regions renders it; `scope` names the game version rendered (e.g. (game
-    id, version)): shared regions are reused within it only (None: rendered, not kept)."""
+    table_view.render_regions renders it; `scope` names the game rendered (its id): regions
+    are reused within it only (None: rendered, not kept)."""
     language = get_language()
     values = dict(context, oob=True)
     if request is None:
         # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
         values.setdefault("csrf_token", None)
     own = table_view.with_csrf_token(values, request)
+    viewer = context["table_view"]["viewer"]
     parts = []
     for name in REGIONS:
-        region = SLICES[name](context) if name in SLICES else None
-        if region is None or scope is None:
+        region, key_scope = None, (scope, language)
+        if scope is not None and name in SLICES:
+            region = SLICES[name](context)
+        elif scope is not None and name in OWN_SLICES:
+            region, key_scope = OWN_SLICES[name](context), (scope, language, viewer)
+        if region is None:
             parts.append(table_view.render_region(name, own))
         else:
-            parts.append(_shared(name, region, (scope, language), memo))
+            parts.append(_shared(name, region, key_scope, memo))
     return "\n".join(parts)
 
 

@@ -4,6 +4,7 @@
 without a request: a shared region that read anything outside its declared slice would render
 it empty, and a slice missing something a viewer sees differently would be reused wrongly."""
 
+import re
 import threading
 
 import pytest
@@ -55,7 +56,7 @@ def differences(games, memo):
         for context, request in renders(game):
             plain = table_view.render_regions(context, request=request)
             shared = shared_regions.render_regions(
-                context, request=request, scope=(game.pk, game.version), memo=memo
+                context, request=request, scope=game.pk, memo=memo
             )
             if shared != plain:
                 yield game.pk, game.version, context["table_view"]["viewer"]
@@ -99,12 +100,39 @@ def test_a_slice_missing_what_tells_viewers_apart_is_caught(frozen, monkeypatch)
 
 
 def test_no_card_and_no_form_is_ever_shared(frozen):
+    """A region reused across viewers holds no card and no form; the viewer's own hand is kept
+    under that viewer's seat, with that seat's cards only, and never a form or a token."""
     memo = shared_regions.RegionMemo()
-    assert list(differences(T.random_parties(range(1, 7), every=2), memo)) == []
-    texts = memo.texts()
-    assert texts
-    for html in texts:
-        assert "data-card=" not in html and "<form" not in html and 'name="csrf' not in html
+    games = list(T.random_parties(range(1, 7), every=2))
+    assert list(differences(games, memo)) == []
+    hands: dict[tuple[int, int], list[set[str]]] = {}  # each seat's hand at each moment
+    for game in games:
+        for seat, cards in enumerate(game.state["hand"].get("cards") or []):
+            hands.setdefault((game.pk, seat), []).append(set(cards))
+    own = 0
+    for (scope, name, _slice), html in memo.entries():
+        assert "<form" not in html and 'name="csrf' not in html
+        if name not in shared_regions.OWN_SLICES:
+            assert len(scope) == 2 and "data-card=" not in html
+            continue
+        own += 1
+        game_id, _language, viewer = scope
+        shown = set(re.findall(r'data-card="([^"]+)"', html))
+        assert shown in hands[(game_id, viewer)]  # this viewer's hand at some moment
+    assert own
+
+
+def test_unchanged_regions_are_not_rendered_again_at_the_next_version(frozen):
+    """The scoreboard and a player's cards, unchanged from one moment of a hand to the next,
+    come from the memo."""
+    memo = shared_regions.RegionMemo()
+    moments = [g for g in T.random_parties([3], every=1) if g.state["status"] == "playing"]
+    first, later = moments[0], moments[1]
+    assert first.state["hand_number"] == later.state["hand_number"]
+    for game in (first, later):
+        context = fragments.table_context(game, 1)
+        shared_regions.render_regions(context, scope=game.pk, memo=memo)
+    assert memo.hits >= 2
 
 
 def test_renders_in_several_threads_share_one_memo(frozen):
@@ -123,8 +151,7 @@ def test_renders_in_several_threads_share_one_memo(frozen):
 
     def render_all():
         for game, context, plain in expected.values():
-            scope = (game.pk, game.version)
-            if shared_regions.render_regions(context, scope=scope, memo=memo) != plain:
+            if shared_regions.render_regions(context, scope=game.pk, memo=memo) != plain:
                 wrong.append((game.pk, game.version))
 
     threads = [threading.Thread(target=render_all) for _ in range(6)]
