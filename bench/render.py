@@ -17,14 +17,16 @@ functions for the push of the seat to act (--profile-version: for the version ca
 
 The "version" case is what one decision costs in renders: the actor's POST answer (with the
 request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
-renders a version for its four sockets; each repetition is a new version of the game, so
-nothing one version rendered is reused by the next. --regions prints, for a waiting seat, the
+renders a version for its four sockets. Each repetition is the game after one more decision
+of a random partie (Decisions), so a region is reused from one version to the next only when
+that decision left it unchanged, as live. --regions prints, for a waiting seat, the
 context build and each region's template rendered alone (median ms)."""
 
 import argparse
 import os
 import statistics
 import time
+from functools import partial
 
 import django
 
@@ -125,16 +127,44 @@ def timed(render, count: int, before=None) -> list[float]:
     return sorted(timings)
 
 
-def next_version(game: Game) -> None:
-    """Move the in-memory game to a version of its own (same cards and words): what a decision
-    does to what the renders may share."""
+class Decisions:
+    """The states of a random partie after each decision from `state` on (dealing again after
+    each hand, a new partie after the last): what the live renders see, version by version, so
+    a region is reused from one version to the next only when a decision left it unchanged."""
+
+    def __init__(self, state: dict, seed: int = 7):
+        self.start = state
+        self.state = state
+        self.rng = engine.SeededShuffler(seed)
+        self.weights = dict(DEFAULT_WEIGHTS, ordago=1, ordago_vote=1)
+
+    def next(self) -> dict:
+        state = self.state
+        if state["status"] == "finished":
+            state = self.start
+        seats = [0] if state["status"] == "hand_over" else engine.to_act(state)
+        seat = seats[self.rng.randbelow(len(seats))]
+        action = pick_action(state, seat, self.rng, self.weights)
+        self.state = engine.apply(state, seat, action, shuffler=self.rng)
+        return self.state
+
+
+def next_version(game: Game, decisions: Decisions) -> None:
+    """Move the in-memory game to the state of the next decision, at a version of its own."""
+    game.state = dict(decisions.next())
     game.version += 1
     game.state["version"] = game.version
     game_cache.remember(game)
 
 
-def version_renders(game: Game, actor: int, request) -> str:
+def seat_to_act(game: Game) -> int:
+    return engine.to_act(game.state)[0] if game.state["status"] == "playing" else 0
+
+
+def version_renders(game: Game, request_for) -> str:
     """One version for the four seats: the actor's answer, then the other three pushes."""
+    actor = seat_to_act(game)
+    request = request_for(actor)
     others = [s.user for s in game.seats.all() if s.number != actor]
     answer = fragments.table_regions(game, actor, request=request)
     pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
@@ -174,23 +204,24 @@ def main():
     if args.cpu:
         global clock
         clock = time.thread_time
-    game = game_in_memory(mid_hand_state())
-    actor = engine.to_act(game.state)[0]
-    waiting = (actor + 1) % 4
-    request = post_request(game.seats.all()[actor].user)
+    start = mid_hand_state()
+    game = game_in_memory(start)
+    requests = [post_request(seat.user) for seat in game.seats.all()]
     cases = {
-        f"push, seat to act ({actor})": lambda: fragments.table_regions(game, actor),
-        f"push, waiting seat ({waiting})": lambda: fragments.table_regions(game, waiting),
-        f"POST answer, seat {actor}": lambda: fragments.table_regions(game, actor, request=request),
-        "version, four seats": lambda: version_renders(game, actor, request),
+        "push, seat to act": lambda: fragments.table_regions(game, seat_to_act(game)),
+        "push, waiting seat": lambda: fragments.table_regions(game, (seat_to_act(game) + 1) % 4),
+        "POST answer, seat to act": lambda: fragments.table_regions(
+            game, seat_to_act(game), request=requests[seat_to_act(game)]
+        ),
+        "version, four seats": lambda: version_renders(game, requests.__getitem__),
     }
     for name, render in cases.items():
-        next_version(game)
+        decisions = Decisions(start)  # each case sees the same decisions
         body = render()  # warms the cached loader
         with Counter() as counter:
-            next_version(game)
+            next_version(game, decisions)
             render()
-        timings = timed(render, args.renders, before=lambda: next_version(game))
+        timings = timed(render, args.renders, before=partial(next_version, game, decisions))
         print(
             f"{name}: median {statistics.median(timings):.3f} ms, "
             f"p90 {timings[int(len(timings) * 0.9)]:.3f} ms, min {timings[0]:.3f} ms "
@@ -199,6 +230,8 @@ def main():
             "template renders)"
         )
     if args.regions:
+        game = game_in_memory(start)
+        waiting = (seat_to_act(game) + 1) % 4
         medians = region_timings(game, waiting, args.renders)
         print(
             f"waiting seat ({waiting}), median ms: "
@@ -209,13 +242,14 @@ def main():
         import pstats
 
         profile = cProfile.Profile()
+        decisions = Decisions(start)
         for _ in range(args.renders):
-            next_version(game)
+            next_version(game, decisions)
             profile.enable()
             if args.profile_version:
-                version_renders(game, actor, request)
+                version_renders(game, requests.__getitem__)
             else:
-                fragments.table_regions(game, actor)
+                fragments.table_regions(game, seat_to_act(game))
             profile.disable()
         pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
         pstats.Stats(profile).sort_stats("tottime").print_stats(30)
