@@ -13,10 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import ActionType, Lance, Outcome, Phase, Word
+from musweb import translations
+from musweb.translations import gettext, ngettext
 
 RANK_NAMES: dict[int, str] = {
     1: _("As"),
@@ -170,7 +172,8 @@ def one_language() -> Iterator[None]:
     _pinned.language = get_language()
     _pinned.words = _words(_pinned.language)
     try:
-        yield
+        with translations.one_language():  # and gettext's catalog (musweb.translations)
+            yield
     finally:
         _pinned.words, _pinned.language = outer
 

@@ -29,6 +29,8 @@ from django.utils import translation
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader
 from markupsafe import Markup
 
+from musweb import translations
+
 
 def escape(value: Any) -> Markup:
     """Django's conditional_escape, as Markup (which Jinja's autoescape then leaves alone)."""
@@ -50,7 +52,7 @@ def finalize(value: Any) -> Any:
 def translate(message: str) -> Markup:
     """``_("...")``: Django's ``{% translate "..." %}``, the translation as it is; looked up once
     per language (a push writes some twenty)."""
-    key = (translation.get_language(), message)
+    key = (translations.language(), message)
     text = _translations.get(key)
     if text is None:
         text = _translations[key] = Markup(translation.gettext(message))
@@ -63,11 +65,11 @@ _translations: dict[tuple[str | None, str], Markup] = {}
 
 def gettext(message: str, **variables: Any) -> Markup:
     """A ``{% trans %}`` block: its text has its "%" doubled, and its variables to fill in."""
-    return Markup(translation.gettext(message) % {k: escape(v) for k, v in variables.items()})
+    return Markup(translations.gettext(message) % {k: escape(v) for k, v in variables.items()})
 
 
 def ngettext(singular: str, plural: str, number: int, **variables: Any) -> Markup:
-    text = translation.ngettext(singular, plural, number)
+    text = translations.ngettext(singular, plural, number)
     return Markup(text % {k: escape(v) for k, v in variables.items()})
 
 

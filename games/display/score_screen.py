@@ -15,7 +15,6 @@ import pickle
 from functools import lru_cache
 
 from django.utils.translation import get_language, gettext_lazy
-from django.utils.translation import gettext as _
 
 from games import vocabulary
 from games.engine import (
@@ -30,6 +29,7 @@ from games.engine import (
 )
 from games.engine.types import HandRecord, LanceRecord
 from musweb import jinja
+from musweb.translations import gettext as _
 
 View = dict[str, object]
 

@@ -34,6 +34,7 @@ from django.utils.translation import get_language
 
 from games.display import table_view
 from games.display.table_view import REGIONS, View
+from musweb import translations
 
 
 def _flash(context: View) -> View:
@@ -173,17 +174,31 @@ def render_regions(
     own = table_view.with_csrf_token(values, request)
     viewer = context["table_view"]["viewer"]
     parts = []
-    for name in REGIONS:
-        region, key_scope = None, (scope, language)
-        if scope is not None and name in SLICES:
-            region = SLICES[name](context)
-        elif scope is not None and name in OWN_SLICES:
-            region, key_scope = OWN_SLICES[name](context), (scope, language, viewer)
-        if region is None:
-            parts.append(table_view.render_region(name, own))
-        else:
-            parts.append(_shared(name, region, key_scope, memo))
+    with translations.one_language():
+        for name in REGIONS:
+            parts.append(_region(name, context, own, scope, language, viewer, memo))
     return "\n".join(parts)
+
+
+def _region(
+    name: str,
+    context: View,
+    own: View,
+    scope: Hashable,
+    language: str | None,
+    viewer: int,
+    memo: RegionMemo,
+) -> str:
+    """One region: rendered, or taken from the memo (under its slice's key)."""
+    region: View | None = None
+    key_scope: tuple[Hashable, ...] = (scope, language)
+    if scope is not None and name in SLICES:
+        region = SLICES[name](context)
+    elif scope is not None and name in OWN_SLICES:
+        region, key_scope = OWN_SLICES[name](context), (scope, language, viewer)
+    if region is None:
+        return table_view.render_region(name, own)
+    return _shared(name, region, key_scope, memo)
 
 
 def _shared(name: str, region: View, scope: Hashable, memo: RegionMemo) -> str:

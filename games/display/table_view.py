@@ -31,7 +31,6 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template.context_processors import csrf
 from django.templatetags.static import static
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from games import vocabulary
@@ -40,6 +39,7 @@ from games.display.score_screen import hand_summary, past_hands
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
 from musweb import jinja
+from musweb.translations import gettext as _
 
 REGIONS: tuple[str, ...] = (
     "flash",

@@ -2,11 +2,17 @@
 writes for the same template: its escaping, its translations (with and without variables, "%"
 included), its dict lookups and missing names. Each case is rendered by both engines."""
 
+import contextlib
+
 import pytest
 from django.template import Context, Template
+from django.utils import translation
 from django.utils.safestring import mark_safe
+from django.utils.translation import trans_real
 
+from musweb import translations
 from musweb.jinja import ENV
+from musweb.translations import one_language
 
 VALUES = {
     "text": 'Personne n\'a "encore" <misé> & rien',
@@ -49,7 +55,21 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("pinned", [False, True], ids=["looked-up", "one-language"])
 @pytest.mark.parametrize(("django_source", "jinja_source"), CASES)
-def test_jinja_writes_what_django_writes(django_source, jinja_source):
+def test_jinja_writes_what_django_writes(django_source, jinja_source, pinned):
+    """... and the same within one_language (the catalog looked up once for many renders)."""
     expected = Template(django_source).render(Context(VALUES))
-    assert ENV.from_string(jinja_source or django_source).render(VALUES) == expected
+    with one_language() if pinned else contextlib.nullcontext():
+        assert ENV.from_string(jinja_source or django_source).render(VALUES) == expected
+
+
+def test_one_language_follows_the_language_active_when_it_starts():
+    """A block entered under another language (here none: the messages as written) translates
+    with it, and the language outside is back after it."""
+    french = ENV.from_string('{{ _("À vous.") }}').render({})
+    with translation.override(None), one_language():
+        assert translations._pinned.value == (None, trans_real.catalog())
+        assert ENV.from_string('{{ _("À vous.") }}').render({}) == "À vous."
+    assert getattr(translations._pinned, "value", None) is None
+    assert ENV.from_string('{{ _("À vous.") }}').render({}) == french
