@@ -30,6 +30,7 @@ FULL = {
     "rates": (10, 20, 30, 40, 50, 60, 80, 100, 120, 150, 200),
     "step": 12.0,
     "split_tables": 50,
+    "idle": 10.0,  # s with every socket connected and nothing played
 }
 QUICK = {
     "tables": 60,
@@ -40,6 +41,7 @@ QUICK = {
     "rates": (10, 20, 30, 40),
     "step": 8.0,
     "split_tables": 20,
+    "idle": 6.0,
 }
 PROCESSES = ("web", "web2", "worker", "beat", "redis")
 
@@ -62,6 +64,9 @@ class Bench:
         self.players: list[Player] = []
         self.tables: list[Table] = []
         self.results: dict = {"latency_ms": {}, "capacity": {}, "memory": {}, "per_action": {}}
+        # % of a core the web processes spend with every socket connected and nothing played
+        # (heartbeats, the heals' checks, the heartbeats' writes): a decision's CPU net of it
+        self.idle_web_pct = 0.0
 
     # ------------------------------------------------------------ helpers
     def base(self, port: int) -> str:
@@ -180,10 +185,15 @@ class Bench:
         await runner
         recorded = len(stats.latency)
         cpu = self.cpu_delta(before, after)
+        web = cpu.get("web", 0) + cpu.get("web2", 0)
         return {
-            # CPU time of the web process(es) per decision, in ms (gross: idle sockets' included)
-            "web_cpu_ms_per_decision": round(
-                10 * (cpu.get("web", 0) + cpu.get("web2", 0)) * duration / recorded, 1
+            # CPU time of the web process(es) per decision, in ms (gross: idle sockets' included;
+            # net: less what they spent idle, the issue's measure)
+            "web_cpu_ms_per_decision": round(10 * web * duration / recorded, 1)
+            if recorded
+            else None,
+            "web_cpu_ms_per_decision_net": round(
+                10 * max(0.0, web - self.idle_web_pct) * duration / recorded, 1
             )
             if recorded
             else None,
@@ -230,6 +240,12 @@ class Bench:
             "connect_all_s": round(connect_s, 1),
         }
         log(f"{server}: {idle_players} sockets in {connect_s:.1f} s, {per_player:.1f} kB each")
+        before = self.cpu_snapshot()
+        await asyncio.sleep(config["idle"])
+        idle = self.cpu_delta(before, self.cpu_snapshot())
+        self.idle_web_pct = idle.get("web", 0) + idle.get("web2", 0)
+        self.results["memory"][server]["idle_web_cpu_pct"] = round(self.idle_web_pct, 1)
+        log(f"{server}: {self.idle_web_pct:.1f} % of a core idle with every socket connected")
 
         # The capacity search first: the overloaded levels (100 and 200 tables here) leave a
         # backlog of pushes that would weigh on whatever ran after them.
@@ -336,14 +352,18 @@ def print_table(results: dict) -> None:
     print()
     print("Barajamos bench (2 cores shared with other work: figures are noisy)")
     head = f"{'server':8} {'tables':>6} {'offered/s':>9} {'done/s':>7} {'p50':>7} {'p95':>7} "
-    print(head + f"{'p99':>7} {'max':>8} {'svc p95':>8} {'missed':>6} {'web cpu%':>8}")
+    print(
+        head + f"{'p99':>7} {'max':>8} {'svc p95':>8} {'missed':>6} {'web cpu%':>8} "
+        f"{'ms/dec':>6} {'net':>5}"
+    )
     for server, levels in results["latency_ms"].items():
         for count, r in levels.items():
             lat, svc = r["latency"], r["service"]
             print(
                 f"{server:8} {count:>6} {r['offered_per_s']:>9} {r['done_per_s']:>7} "
                 f"{lat['p50']!s:>7} {lat['p95']!s:>7} {lat['p99']!s:>7} {lat['max']!s:>8} "
-                f"{svc['p95']!s:>8} {r['missed']:>6} {r['cpu_pct'].get('web', 0):>8}"
+                f"{svc['p95']!s:>8} {r['missed']:>6} {r['cpu_pct'].get('web', 0):>8} "
+                f"{r['web_cpu_ms_per_decision']!s:>6} {r['web_cpu_ms_per_decision_net']!s:>5}"
             )
     for server, cap in results["capacity"].items():
         best = cap["best"]
@@ -355,11 +375,14 @@ def print_table(results: dict) -> None:
         else:
             print(f"{server}: p95 above 100 ms already at the lowest rate")
     for server, mem in results["memory"].items():
-        print(f"{server}: {mem['players']} idle players: {mem['kb_per_player']} kB RSS each")
+        print(
+            f"{server}: {mem['players']} idle players: {mem['kb_per_player']} kB RSS each,"
+            f" {mem['idle_web_cpu_pct']} % of a core"
+        )
     for server, levels in results["latency_ms"].items():
         if not levels:
             continue
-        counters = levels[min(levels, key=lambda c: abs(c - 50))]["counters"]
+        counters = nearest_50(levels)["counters"]
         keys = ("queries", "renders", "db_connects", "pushes", "group_send", "requests")
         shown = {k: v for k, v in counters.items() if k.split(".")[0] in keys}
         print(f"{server} per action: {shown}")
@@ -372,6 +395,20 @@ def print_table(results: dict) -> None:
         )
 
 
+def nearest_50(levels: dict) -> dict:
+    """The latency level nearest 50 tables (one decision per table every 2 s)."""
+    return levels[min(levels, key=lambda c: abs(c - 50))]
+
+
+def at_50_tables(results: dict, key: str) -> dict:
+    """`key` of each server's level nearest 50 tables."""
+    return {
+        server: nearest_50(levels)[key]
+        for server, levels in results["latency_ms"].items()
+        if levels
+    }
+
+
 def summary(results: dict) -> dict:
     latency = {
         server: {str(c): r["latency"] for c, r in levels.items()}
@@ -382,7 +419,7 @@ def summary(results: dict) -> dict:
     }
     best_server = max(capacity, key=capacity.get) if capacity else None
     first = next(iter(results["latency_ms"].values()), {})
-    mid = first[min(first, key=lambda c: abs(c - 50))]["counters"] if first else {}
+    mid = nearest_50(first)["counters"] if first else {}
     return {
         "latency_ms": latency,
         "max_actions_per_s": capacity,
@@ -391,11 +428,8 @@ def summary(results: dict) -> dict:
         },
         "rss_kb_per_player": {s: m["kb_per_player"] for s, m in results["memory"].items()},
         # at the level nearest 50 tables (one decision per table every 2 s)
-        "web_cpu_ms_per_decision": {
-            server: levels[min(levels, key=lambda c: abs(c - 50))]["web_cpu_ms_per_decision"]
-            for server, levels in results["latency_ms"].items()
-            if levels
-        },
+        "web_cpu_ms_per_decision": at_50_tables(results, "web_cpu_ms_per_decision"),
+        "web_cpu_ms_per_decision_net": at_50_tables(results, "web_cpu_ms_per_decision_net"),
         "queries_per_action": round(mid.get("queries.http", 0) + mid.get("queries.ws", 0), 2),
         "renders_per_action": round(mid.get("renders.http", 0) + mid.get("renders.ws", 0), 2),
         "db_connects_per_action": round(

@@ -4,8 +4,9 @@ Two "machines", each on its own port: `musweb.serve` (--processes daphnes) and o
 worker; one Celery beat (on B: exactly one in the whole site). Both share the bench's
 PostgreSQL database and a channel layer sharded over TWO Redis servers (CHANNELS_REDIS_URLS;
 the first is also the Celery broker). One HAProxy in front (installed from Debian if missing)
-spreads connections over the two, health-checks them and retries a refused connection on the
-other.
+keeps each table on one machine (its id hashed, consistently: a machine down moves its own
+tables only), the rest round robin; it health-checks them and retries a refused connection on
+the other.
 
 TABLES tables of simulated players (bench/players.py) sit down and play through the proxy;
 mid-play machine A is killed (SIGKILL: its daphnes and its worker, nothing closed cleanly).
@@ -35,7 +36,7 @@ from bench.faults import db_games, dbtool
 from bench.players import Player, Stats, percentiles
 from bench.run import Bench, log
 from bench.stack import VENV_BIN, Stack, free_port, wait_port
-from musweb.serve import haproxy_binary
+from musweb.serve import TABLE_ID_RULES, haproxy_binary
 
 HAPROXY_CONFIG = """global
     maxconn 8000
@@ -53,11 +54,14 @@ defaults
 frontend site
     bind 127.0.0.1:{proxy}
     option forwardfor
-    default_backend machines
+{table_id}    default_backend machines
 backend machines
-    balance roundrobin
+    # a table's page, POSTs and sockets on one machine, as musweb.serve keeps them on one
+    # daphne; consistent: a machine down moves its own tables only, to the machines left
+    balance hash var(txn.table)
+    hash-type consistent
     option httpchk
-    http-check send meth GET uri /comptes/connexion/ ver HTTP/1.1 hdr Host 127.0.0.1
+    http-check send meth GET uri /sante/ ver HTTP/1.1 hdr Host 127.0.0.1
     http-check expect status 200
     # which machine answered (the bench counts the sockets each one holds)
     http-response set-header X-Machine %s
@@ -106,7 +110,7 @@ def start_topology(stack: Stack, processes: int) -> dict:
     schedule = str(stack.workdir / "celerybeat-schedule")
     stack.start("beat", [celery, "-A", "musweb", "beat", "--loglevel=WARNING", "-s", schedule])
     config = stack.workdir / "haproxy.cfg"
-    config.write_text(HAPROXY_CONFIG.format(**ports))
+    config.write_text(HAPROXY_CONFIG.format(**ports, table_id=TABLE_ID_RULES))
     stack.start("proxy", [haproxy(), "-db", "-f", str(config)], ports["proxy"])
     return ports
 
