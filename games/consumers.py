@@ -6,7 +6,9 @@ redirect to the login page and closes the socket with code 4003.
 
 The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
 socket refreshes its SeatConnection, the salle socket its player's open table
-(games.services.presence, games.services.salle.tables_seen_by). Anything else sent up the
+(games.services.presence, games.services.salle.tables_seen_by), and either its user's place
+among the players online (games.sockets.users_seen), all written once a second for the whole
+process (games.heartbeats). Anything else sent up the
 socket is ignored: writes go over HTTP, except a decision at the table sent up its socket
 ({"type": "decide", "fields": {...}}, the decision form's fields: games.decisions, the same
 path as the POST). A message longer than MAX_MESSAGE_CHARS, or a binary
@@ -175,6 +177,7 @@ class UserSocket(AsyncWebsocketConsumer):
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:
+            HEARTBEATS.user_gone(self.scope["user"].pk)
             await asyncio.to_thread(
                 sockets.socket_closed,
                 kind=self.kind,
@@ -198,7 +201,7 @@ class UserSocket(AsyncWebsocketConsumer):
 
     async def on_message(self, message: dict):
         if message.get("type") == "heartbeat":
-            await asyncio.to_thread(sockets.user_seen, self.scope["user"].pk)
+            HEARTBEATS.user_beat(self.scope["user"].pk)  # online: written within a second
             await self.heartbeat()
 
     async def heartbeat(self):

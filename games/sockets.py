@@ -69,13 +69,20 @@ def _online_key() -> str:
 
 
 def user_seen(user_id: int, *, now: float | None = None) -> None:
+    users_seen([user_id], now=now)
+
+
+def users_seen(user_ids, *, now: float | None = None) -> None:
+    """These users are online now: one write for all (a web process's heartbeats of the last
+    second, games.heartbeats)."""
+    seen = now or time.time()
     try:
         pipe = client().pipeline()
-        pipe.zadd(_online_key(), {str(user_id): now or time.time()})
+        pipe.zadd(_online_key(), {str(user_id): seen for user_id in user_ids})
         pipe.expire(_online_key(), KEPT_SECONDS)
         pipe.execute()
     except FAILURES:
-        log.warning("user %s not marked online: Redis unavailable", user_id)
+        log.warning("%s users not marked online: Redis unavailable", len(user_ids))
 
 
 def user_left(user_id: int) -> None:

@@ -2,6 +2,7 @@
 answers pushed to the four, its start sending every page to the new table, its lapse on time
 by the task; who is online."""
 
+import asyncio
 import html
 import time
 
@@ -78,6 +79,35 @@ async def test_online_counts_open_sockets_and_forgets_closed_ones(cast):
     await second.disconnect()
     assert await database_sync_to_async(sockets.online_count)() == base + 1
     await first.disconnect()
+
+
+async def test_heartbeats_keep_a_player_online_and_a_closed_socket_does_not_come_back(
+    cast, settings
+):
+    """A heartbeat is written with the process's others at the next flush (0.2 s in the
+    tests); a socket that closes before its heartbeat is written is not counted online again."""
+    aged = time.time() - settings.HEARTBEAT_LIMIT_SECONDS - 1
+    page, _ = await connect(cast[0])
+    await page.receive_from(timeout=5)
+
+    async def online() -> set[int]:
+        members = await database_sync_to_async(sockets.client().zrangebyscore)(
+            sockets._online_key(), time.time() - settings.HEARTBEAT_LIMIT_SECONDS, "+inf"
+        )
+        return {int(member) for member in members}
+
+    await database_sync_to_async(sockets.user_seen)(cast[0].pk, now=aged)
+    assert cast[0].pk not in await online()
+    await page.send_to(text_data='{"type": "heartbeat"}')
+    deadline = time.monotonic() + 3
+    while cast[0].pk not in await online() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert cast[0].pk in await online()
+
+    await page.send_to(text_data='{"type": "heartbeat"}')
+    await page.disconnect()
+    await asyncio.sleep(3 * settings.HEARTBEAT_FLUSH_SECONDS)
+    assert cast[0].pk not in await online()
 
 
 def test_a_silent_player_is_no_longer_counted_online(settings):
