@@ -37,6 +37,15 @@ RESTART_PAUSE_SECONDS = 1.0
 HEALTH_PATH = "/sante/"
 READY_TIMEOUT_SECONDS = 60.0
 
+#: HAProxy lines that put the table id of /tables/<id>/... and /ws/tables/<id>/ in txn.table,
+#: for a backend's `balance hash var(txn.table)` (here, and bench.topology's front proxy).
+TABLE_ID_RULES = """\
+    acl table_socket path_beg /ws/tables/
+    acl table_page path_beg /tables/
+    http-request set-var(txn.table) path,field(4,/) if table_socket
+    http-request set-var(txn.table) path,field(3,/) if table_page
+"""
+
 HAPROXY_CONFIG = """\
 global
     # two descriptors per connection: within the usual limit of 20,000
@@ -65,11 +74,7 @@ frontend site
     bind {host}:{port}
     # the client's address, read by musweb.client_ip (the daphnes see the proxy, 127.0.0.1)
     option forwardfor
-    acl table_socket path_beg /ws/tables/
-    acl table_page path_beg /tables/
-    http-request set-var(txn.table) path,field(4,/) if table_socket
-    http-request set-var(txn.table) path,field(3,/) if table_page
-    default_backend daphnes
+{table_id}    default_backend daphnes
 backend daphnes
     # one table, one daphne; without a table id (the salle, the accounts...) round robin
     balance hash var(txn.table)
@@ -110,7 +115,12 @@ def haproxy_config(*, host: str, port: int, backend_ports: list[int], health_hos
         for slot, backend in enumerate(backend_ports)
     )
     return HAPROXY_CONFIG.format(
-        host=host, port=port, servers=servers, health=HEALTH_PATH, health_host=health_host
+        host=host,
+        port=port,
+        servers=servers,
+        health=HEALTH_PATH,
+        health_host=health_host,
+        table_id=TABLE_ID_RULES,
     )
 
 
