@@ -12,6 +12,7 @@ prefix; the set expires a day after its last opening. Redis being down allows ev
 
 import logging
 import time
+from collections.abc import Collection
 
 from django.conf import settings
 
@@ -72,7 +73,7 @@ def user_seen(user_id: int, *, now: float | None = None) -> None:
     users_seen([user_id], now=now)
 
 
-def users_seen(user_ids, *, now: float | None = None) -> None:
+def users_seen(user_ids: Collection[int], *, now: float | None = None) -> None:
     """These users are online now: one write for all (a web process's heartbeats of the last
     second, games.heartbeats)."""
     seen = now or time.time()

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import ActionType, Lance, Outcome, Phase, Word
@@ -157,7 +156,7 @@ def in_language(word: Promise) -> str:
     """A module-level lazy string (``gettext_lazy``) in the active language."""
     words = getattr(_pinned, "words", None)
     if words is None:
-        words = _words(get_language())
+        words = _words(translations.language())
     entry = words.get(id(word))
     if entry is None or entry[0] is not word:
         entry = words[id(word)] = (word, str(word))
@@ -167,22 +166,20 @@ def in_language(word: Promise) -> str:
 @contextmanager
 def one_language() -> Iterator[None]:
     """Within this block, which must not switch languages (one synchronous build of a view),
-    `in_language` looks the active language up once: the look-up costs as much as the rest."""
-    outer = getattr(_pinned, "words", None), getattr(_pinned, "language", None)
-    _pinned.language = get_language()
-    _pinned.words = _words(_pinned.language)
-    try:
-        with translations.one_language():  # and gettext's catalog (musweb.translations)
+    `in_language` looks the active language up once: the look-up costs as much as the rest.
+    The language and gettext's catalog are pinned by musweb.translations."""
+    outer = getattr(_pinned, "words", None)
+    with translations.one_language():
+        _pinned.words = _words(translations.language())
+        try:
             yield
-    finally:
-        _pinned.words, _pinned.language = outer
+        finally:
+            _pinned.words = outer
 
 
 def active_language() -> str | None:
     """get_language(), looked up once within `one_language`."""
-    if getattr(_pinned, "words", None) is not None:
-        return _pinned.language
-    return get_language()
+    return translations.language()
 
 
 def _words(language: str | None) -> dict[int, tuple[Promise, str]]:

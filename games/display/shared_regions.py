@@ -30,8 +30,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from django.utils.translation import get_language
-
 from games.display import table_view
 from games.display.table_view import REGIONS, View
 from musweb import translations
@@ -166,7 +164,6 @@ def render_regions(
     """Every region of the table for the viewer of `context`, out of band, as
     table_view.render_regions renders it; `scope` names the game rendered (its id): regions
     are reused within it only (None: rendered, not kept)."""
-    language = get_language()
     values = dict(context, oob=True)
     if request is None:
         # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
@@ -175,6 +172,7 @@ def render_regions(
     viewer = context["table_view"]["viewer"]
     parts = []
     with translations.one_language():
+        language = translations.language()
         for name in REGIONS:
             parts.append(_region(name, context, own, scope, language, viewer, memo))
     return "\n".join(parts)
