@@ -190,27 +190,26 @@ def table_context(
     prefetched). Built from `observation(state, seat)` only: never another seat's view; the
     away seats show the seconds left before the partie is cancelled, every seat its turn clock
     (Game.clock, read against this server's time)."""
-    seats = list(game.seats.all())
-    host_seat = next((s.number for s in seats if s.user_id == game.table.host_id), 0)
+    shared = _version_parts(game)
+    seats, players = shared["seats"], shared["players"]
     away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
-    players = [s.user.username for s in seats]
     context = table_view.table_context(
         engine.observation(game.state, seat),
         players,
         seat,
-        action_url=links.url("games:act", game.table_id),
-        salle_url=links.url("games:salle"),
-        host_seat=host_seat,
-        ws_url=table_socket_url(game.table_id),
+        action_url=shared["action_url"],
+        salle_url=shared["salle_url"],
+        host_seat=shared["host_seat"],
+        ws_url=shared["ws_url"],
         flash=flash,
         refusal=refusal,
         presence=away,
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
-        robots=[s.robot for s in seats],
+        robots=shared["robots"],
     )
     context["heartbeat_ms"] = heartbeat_ms()
-    context["fairness"] = fairness_view.game_fairness(game, players)
+    context["fairness"] = shared["fairness"]
     if game.status != Game.Status.PLAYING:
         # The end screen's way on (records' pages, by URL name: games does not import records).
         context["partie_url"] = links.url("records:partie", game.pk)
@@ -222,6 +221,31 @@ def table_context(
     if game.status == Game.Status.FINISHED:
         context["revanche"] = revanche_view(game, seat, seats)
     return context
+
+
+def _version_parts(game: Game) -> dict:
+    """What every seat's render of this game version takes alike and no clock changes: the
+    seats, the names, the links, the shuffle's panel. Worked out once per Game object and
+    version (the four renders of a decision's hop share one object: games.display.game_cache);
+    a copy played on carries the old parts, redone once its version or status moved."""
+    key = (game.version, game.status)
+    memo = game.__dict__.get("_version_parts")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    seats = list(game.seats.all())
+    players = [s.user.username for s in seats]
+    parts = {
+        "seats": seats,
+        "players": players,
+        "host_seat": next((s.number for s in seats if s.user_id == game.table.host_id), 0),
+        "robots": [s.robot for s in seats],
+        "action_url": links.url("games:act", game.table_id),
+        "salle_url": links.url("games:salle"),
+        "ws_url": table_socket_url(game.table_id),
+        "fairness": fairness_view.game_fairness(game, players),
+    }
+    game.__dict__["_version_parts"] = (key, parts)
+    return parts
 
 
 def revanche_view(game: Game, viewer: int, seats) -> dict:

@@ -98,3 +98,30 @@ def test_a_partie_played_on_cached_copies_is_the_partie_of_its_log(
         stored = Game.objects.get(pk=game.pk)
         assert game_cache.latest(game_id=game.pk).state == stored.state
     assert replayed(stored) == stored.state
+
+
+def test_what_every_seat_renders_alike_is_worked_out_once_per_version_and_status(
+    cast, started_game, django_assert_num_queries
+):
+    """fragments.table_context keeps the seats, names, links and shuffle panel on the game
+    object for its version: the four renders of a version share them, and a copy played on (or
+    a partie that ended) works them out again."""
+    from games.display import fragments
+
+    shown = cached(started_game)
+    with django_assert_num_queries(0):
+        first = fragments.table_context(shown, 0)
+        second = fragments.table_context(shown, 1)
+    assert first["fairness"] is second["fairness"]
+    assert not first["fairness"]["ended"]
+
+    played = decide(cast[0], started_game, 0, {"type": "mus"})
+    after = fragments.table_context(played, 1)
+    assert after["fairness"] is not first["fairness"]
+
+    # a copy of the same version whose partie ended (a cancellation keeps the version)
+    ended = copy.copy(played)
+    ended.status = Game.Status.CANCELLED
+    shown_ended = fragments.table_context(ended, 1)
+    assert shown_ended["fairness"]["ended"] and shown_ended["fairness"]["record_url"]
+    assert not fragments.table_context(played, 1)["fairness"]["ended"]
