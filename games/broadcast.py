@@ -16,6 +16,7 @@ Groups and events (consumers name their handlers after the event type, dots as u
 """
 
 import logging
+from typing import Protocol
 
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -49,9 +50,37 @@ def salle_changed(*, started_table_id: int | None = None) -> None:
 
 def game_changed(game_id: int, version: int) -> None:
     """Game `game_id` is now at `version`: each player's socket renders its own view. One
-    message per web process holding a socket of the game (games.push_fanout)."""
+    message per web process holding a socket of the game (games.push_fanout), unless the
+    only such process is this one and it pushes the version itself (`LocalListeners.unheard`)."""
     event = {"type": "game.changed", "game_id": game_id, "version": version}
-    transaction.on_commit(lambda: _send(game_processes_group(game_id), event))
+    transaction.on_commit(lambda: _send_game_changed(game_id, version, event))
+
+
+class LocalListeners(Protocol):
+    """This process's own listener of game changes (games.push_fanout's fan-out)."""
+
+    def unheard(self, game_id: int, version: int) -> bool: ...
+
+    def published(self, game_id: int, receivers: int) -> None: ...
+
+
+#: Registered by games.push_fanout when it loads (it imports this module, not the reverse);
+#: none in a process without sockets (a worker): every change is sent.
+_local_listeners: LocalListeners | None = None
+
+
+def register_local_listeners(listeners: LocalListeners) -> None:
+    global _local_listeners
+    _local_listeners = listeners
+
+
+def _send_game_changed(game_id: int, version: int, event: dict) -> None:
+    listeners = _local_listeners
+    if listeners is not None and listeners.unheard(game_id, version):
+        return
+    receivers = _send(game_processes_group(game_id), event)
+    if listeners is not None and receivers is not None:
+        listeners.published(game_id, receivers)
 
 
 def game_ended(game_id: int, *, status: str, reason: str) -> None:
@@ -87,14 +116,16 @@ def sessions_changed(user_id: int, *, ended_session_key: str | None = None) -> N
     transaction.on_commit(lambda: _send(user_group(user_id), event))
 
 
-def _send(group: str, event: dict) -> None:
+def _send(group: str, event: dict) -> int | None:
     """Best effort, after the commit: the write is done whatever happens here. If the channel
     layer is down (Redis restarting), the players catch up at their socket's reconnection, which
-    always gets a full render; the writer must not see an error for a write that succeeded."""
+    always gets a full render; the writer must not see an error for a write that succeeded.
+    Returns how many processes the event reached, None if it was not sent."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return None
     try:
-        layer.group_send_blocking(group, event)  # musweb.channel_layer
+        return layer.group_send_blocking(group, event)  # musweb.channel_layer
     except Exception:
         log.warning("channel layer: %s to %s not sent", event.get("type"), group, exc_info=True)
+        return None

@@ -15,6 +15,18 @@ tripled at 20 decisions/s, sockets more than 0.3 s behind).
 The other events of a game (a presence, an ending, a revanche) still reach each socket through
 its own membership of the game's group: they are rare, and each renders for its socket alone.
 
+A decision up a socket of this process, when this process is the only one subscribed to the
+game's process group, is not broadcast at all: its hop pushes every socket of the game there
+is, and the message would only come back here to be dropped (its PUBLISH, and its receipt,
+were a tenth of a socket decision's web CPU; bench.floor). Only Redis knows who is subscribed:
+PUBLISH answers how many processes it reached, and one that reached this process alone lets
+the next decisions go unsent for ALONE_SECONDS (`unheard`, `published`). A process whose first
+socket of the game opens meanwhile (a table split over two processes for a moment, as while
+the proxy moves a table) has its connect's full render, and its sockets behind are healed
+within a second as a lost message is; the next PUBLISH counts it, and every decision is sent
+again. A decision that is not a socket's of this process (a POST, a robot's, the clock's, another
+process's) is always sent.
+
 A lost message is healed by this process's once-a-second check (games.push_healing), which
 calls `game_changed` here for a game its sockets show behind: no message at all. A version this
 process received and is still pushing (`pushing`) is late, not lost: left alone, so an
@@ -25,9 +37,11 @@ table socket (as games.heartbeats)."""
 
 import asyncio
 import logging
+import time
 
 from channels.layers import get_channel_layer
 
+from games import broadcast
 from games.broadcast import game_processes_group
 from games.display import fragments
 from games.threads import hop
@@ -35,6 +49,10 @@ from games.threads import hop
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, int] | None
+
+#: How long a PUBLISH that reached this process alone lets its game's next decisions go
+#: unsent: as long as a lost push may take to heal (games.push_healing).
+ALONE_SECONDS = 1.0
 
 
 class ProcessFanout:
@@ -48,6 +66,8 @@ class ProcessFanout:
         # game id -> the version a decision applied here renders for this process's sockets
         # in its own hop (`decided`): its message, when it comes back, renders nothing more
         self.decided_here: dict[int, int] = {}
+        # game id -> when a PUBLISH of its changes last reached this process and no other
+        self.alone_since: dict[int, float] = {}
 
     def reset(self) -> None:
         """Forget every socket and the listener (tests: each test has its own event loop and
@@ -76,6 +96,7 @@ class ProcessFanout:
             members.discard(socket)
             if not members:
                 del self.sockets[game_id]
+                self.alone_since.pop(game_id, None)
                 await self.layer.group_discard(game_processes_group(game_id), self.channel)
 
     def peers(self, game_id: int, socket) -> list:
@@ -87,6 +108,23 @@ class ProcessFanout:
         """Called from a decision's thread once it is committed, before its broadcast: the
         decision's hop renders `game.version` for this process's sockets of the game."""
         self.decided_here[game.pk] = max(self.decided_here.get(game.pk, -1), game.version)
+
+    def unheard(self, game_id: int, version: int) -> bool:
+        """Called from a decision's thread after its commit: whether its "game.changed" would
+        reach no process but this one, whose hop pushes `version` to the game's sockets here
+        (`deciding`), as the last PUBLISH of the game, less than ALONE_SECONDS ago, found."""
+        if self.decided_here.get(game_id) != version or not self.sockets.get(game_id):
+            return False
+        since = self.alone_since.get(game_id)
+        return since is not None and time.monotonic() - since < ALONE_SECONDS
+
+    def published(self, game_id: int, receivers: int) -> None:
+        """A "game.changed" of the game reached `receivers` processes: this one alone (it is
+        subscribed once it holds a socket of the game: `join`), or others too."""
+        if receivers == 1 and self.sockets.get(game_id):
+            self.alone_since[game_id] = time.monotonic()
+        else:
+            self.alone_since.pop(game_id, None)
 
     async def decided(self, game_id: int, version: int, pushes: dict[int, Rendered]) -> None:
         """The hop of a decision that committed `version` ended: send its pushes to this
@@ -178,3 +216,4 @@ async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Re
 
 
 FANOUT = ProcessFanout()
+broadcast.register_local_listeners(FANOUT)

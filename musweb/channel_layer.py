@@ -29,14 +29,15 @@ class ChannelLayer(RedisPubSubChannelLayer):
         # redis-py connects at the first command, from whichever thread sends first.
         self._blocking_clients = [_blocking_client(host) for host in decode_hosts(hosts)]
 
-    def group_send_blocking(self, group: str, message: dict) -> None:
+    def group_send_blocking(self, group: str, message: dict) -> int:
         """`group_send` from sync code (a decision's thread after its commit, a Celery task):
         the same PUBLISH on the same shard as the async one, without `async_to_sync`, which
         woke the web process's event loop for each send (or made a Celery task an event loop
-        and a Redis connection per send)."""
+        and a Redis connection per send). Returns how many processes it reached (Redis counts
+        the connections subscribed to the group: one per process)."""
         name = self.group_channel_name(group)
         clients = self._blocking_clients
-        clients[_consistent_hash(name, len(clients))].publish(name, self.serialize(message))
+        return clients[_consistent_hash(name, len(clients))].publish(name, self.serialize(message))
 
     def group_channel_name(self, group: str) -> str:
         # channels_redis.pubsub.RedisPubSubLoopLayer._get_group_channel_name (4.3.0); a test

@@ -2,13 +2,15 @@
 sockets of the game, and its pushes there render in one hop into sync code: the decision's own
 hop, when it was decided up a socket of this process."""
 
+import time
+
 import pytest
 import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import threads
+from games import push_fanout, threads
 from games.broadcast import game_processes_group
 from games.push_fanout import FANOUT
 from games.services import play
@@ -121,3 +123,104 @@ async def test_a_push_older_than_what_the_socket_shows_is_dropped(started_game, 
     assert await theirs.receive_nothing(timeout=0.3)
     await mine.disconnect()
     await theirs.disconnect()
+
+
+def count_broadcasts(monkeypatch) -> list[tuple[str, int | None]]:
+    """Each "game.changed" sent to the channel layer (really sent: the spy calls through), and
+    how many processes it reached."""
+    from games import broadcast
+
+    sent = []
+    original = broadcast._send
+
+    def counted(group, event):
+        receivers = original(group, event)
+        sent.append((event["type"], receivers))
+        return receivers
+
+    monkeypatch.setattr(broadcast, "_send", counted)
+    return sent
+
+
+async def say_mus(sockets, version):
+    """The seat to act (mano first, in seat order) says mus up its socket at `version`; every
+    socket shows the next version."""
+    await sockets[version].send_to(text_data=decide({"version": str(version), "type": "mus"}))
+    for communicator in sockets:
+        await receive_version(communicator, version + 1)
+
+
+async def test_a_socket_decision_heard_by_this_process_alone_is_not_broadcast(
+    started_game, cast, monkeypatch
+):
+    """The game's sockets are all here: the first decision's PUBLISH finds this process alone,
+    and the next decisions within ALONE_SECONDS are pushed by their own hop, not sent; then one
+    is sent again, which checks who listens."""
+    sent = count_broadcasts(monkeypatch)
+    sockets = [await opened(user, started_game) for user in cast]
+    await say_mus(sockets, 0)
+    assert sent == [("game.changed", 1)]
+    await say_mus(sockets, 1)
+    await say_mus(sockets, 2)
+    assert sent == [("game.changed", 1)]
+    FANOUT.alone_since[started_game.pk] -= push_fanout.ALONE_SECONDS
+    await say_mus(sockets, 3)
+    assert sent == [("game.changed", 1)] * 2
+    for communicator in sockets:  # each version pushed once, by its decision's hop
+        assert await communicator.receive_nothing(timeout=0.3)
+    for communicator in sockets:
+        await communicator.disconnect()
+    assert started_game.pk not in FANOUT.alone_since
+
+
+async def test_another_process_listening_gets_every_decision_once_it_is_counted(
+    started_game, cast, monkeypatch
+):
+    """Another process subscribes to the game (a socket of the table there, for a moment):
+    within ALONE_SECONDS of the last PUBLISH it is not sent the decisions (its sockets are
+    healed, games.push_healing); the next PUBLISH counts it, and from then on every decision
+    reaches it."""
+    sent = count_broadcasts(monkeypatch)
+    sockets = [await opened(user, started_game) for user in cast]
+    await say_mus(sockets, 0)
+    name = get_channel_layer().group_channel_name(game_processes_group(started_game.pk))
+    other = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    other.subscribe(name)
+    try:
+        await say_mus(sockets, 1)
+        assert sent == [("game.changed", 1)]
+        FANOUT.alone_since[started_game.pk] -= push_fanout.ALONE_SECONDS
+        await say_mus(sockets, 2)
+        await say_mus(sockets, 3)
+        assert sent == [("game.changed", 1), ("game.changed", 2), ("game.changed", 2)]
+        heard = []
+        deadline = time.monotonic() + 3
+        while len(heard) < 2 and time.monotonic() < deadline:
+            message = other.get_message(timeout=0.2)  # None: its subscription's answer
+            if message is not None:
+                heard.append(message["channel"].decode())
+        assert heard == [name, name]
+        assert started_game.pk not in FANOUT.alone_since
+    finally:
+        other.close()
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_posted_decision_is_broadcast_even_when_this_process_listens_alone(
+    started_game, cast, monkeypatch
+):
+    """Only a socket decision's own hop pushes this process's sockets: a POST (or a robot's,
+    the clock's) is sent, and its broadcast pushes them."""
+    sent = count_broadcasts(monkeypatch)
+    sockets = [await opened(user, started_game) for user in cast]
+    await say_mus(sockets, 0)
+    assert started_game.pk in FANOUT.alone_since
+    await database_sync_to_async(play.game_apply_action)(
+        game_id=started_game.pk, user=cast[1], version=1, action={"type": "mus"}
+    )
+    for communicator in sockets:
+        await receive_version(communicator, 2)
+    assert sent == [("game.changed", 1)] * 2
+    for communicator in sockets:
+        await communicator.disconnect()
