@@ -207,6 +207,7 @@ def table_context(
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
         robots=shared["robots"],
+        alike=shared["alike"],
     )
     context["heartbeat_ms"] = heartbeat_ms()
     context["fairness"] = shared["fairness"]
@@ -225,7 +226,8 @@ def table_context(
 
 def _version_parts(game: Game) -> dict:
     """What every seat's render of this game version takes alike and no clock changes: the
-    seats, the names, the links, the shuffle's panel. Worked out once per Game object and
+    seats, the names, the links, the shuffle's panel, and what two players of a team see alike
+    (table_view.build_table's `alike`). Worked out once per Game object and
     version (the four renders of a decision's hop share one object: games.display.game_cache);
     a copy played on carries the old parts, redone once its version or status moved."""
     key = (game.version, game.status)
@@ -243,6 +245,7 @@ def _version_parts(game: Game) -> dict:
         "salle_url": links.url("games:salle"),
         "ws_url": table_socket_url(game.table_id),
         "fairness": fairness_view.game_fairness(game, players),
+        "alike": {},  # table_view.build_table's, for this version's viewers
     }
     game.__dict__["_version_parts"] = (key, parts)
     return parts

@@ -24,7 +24,7 @@ the deal) the clock made, "temps écoulé".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
@@ -38,7 +38,7 @@ from games.display import answers
 from games.display.score_screen import hand_summary, past_hands
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
-from musweb import jinja
+from musweb import jinja, translations
 from musweb.translations import gettext as _
 
 REGIONS: tuple[str, ...] = (
@@ -864,9 +864,13 @@ def build_table(
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
     robots: list[bool] | None = None,
+    alike: dict | None = None,
 ) -> View:
     """The whole view model of the table for one viewer (the public view sits at seat 0);
-    ``robots``: which seats (by number) are computer players."""
+    ``robots``: which seats (by number) are computer players. ``alike``: a dict the caller
+    keeps for one game version and passes to each of its viewers' builds: what the two players
+    of a team see alike (the hand's log, the lance under way, the scoreboard, the past hands,
+    all built from public facts) is built for the first of them and reused for the other."""
     with vocabulary.one_language():
         return _build_table(
             observation,
@@ -878,6 +882,7 @@ def build_table(
             game_clock=game_clock,
             now_ms=now_ms,
             robots=robots,
+            alike=alike,
         )
 
 
@@ -892,10 +897,22 @@ def _build_table(
     game_clock: Mapping[str, Any] | None,
     now_ms: int,
     robots: list[bool] | None,
+    alike: dict | None,
 ) -> View:
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
     viewer = seat if seat is not None else 0
     teams = team_labels(seat, team_names)
+    # Everything these builders read but the version's public facts (the caller's dict).
+    team_key = (team_of(viewer), tuple(teams), translations.language())
+
+    def for_the_team(name: str, build: Callable[[], Any]) -> Any:
+        if alike is None:
+            return build()
+        key = (name, *team_key)
+        if key not in alike:
+            alike[key] = build()
+        return alike[key]
+
     if host_seat is None:
         host_name: str | None = _("L'hôte")
     else:
@@ -903,7 +920,9 @@ def _build_table(
     clocks = build_clocks(game_clock, observation, now_ms)
     by_clock = timed_out_words(game_clock, observation)
     seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock, robots)
-    scoreboard = build_scoreboard(observation, players, viewer, teams)
+    scoreboard = for_the_team(
+        "scoreboard", lambda: build_scoreboard(observation, players, viewer, teams)
+    )
     turn = build_turn(observation, players, viewer, host_name)
     # The viewer's own running clock is also shown where they decide: the panel, the deal.
     mine = clocks[viewer] if seat is not None else None
@@ -916,6 +935,7 @@ def _build_table(
     if score_screen is not None:
         score_screen["clock"] = running if score_screen["can_deal"] else None
     kings = observation["kings"]
+    dealt = dealt_by_clock(game_clock, observation)
     return {
         "version": observation["version"],
         "status": observation["status"],
@@ -930,14 +950,20 @@ def _build_table(
         "scoreboard": scoreboard,
         "my_cards": [card_view(c, kings) for c in observation["my_cards"] or []],
         "can_discard": any(a["type"] == "discard" for a in observation["legal"]),
-        "lance_status": build_lance_status(observation, players, teams),
-        "log": build_log(
-            observation, players, teams, by_clock, dealt_by_clock(game_clock, observation)
+        "lance_status": for_the_team(
+            "lance_status", lambda: build_lance_status(observation, players, teams)
+        ),
+        "log": for_the_team(
+            f"log {sorted(by_clock)} {dealt}",
+            lambda: build_log(observation, players, teams, by_clock, dealt),
         ),
         "panel": panel,
         "score_screen": score_screen,
-        "past_hands": past_hands(
-            observation["hands"], observation["hand_number"], kings, players, viewer, teams
+        "past_hands": for_the_team(
+            "past_hands",
+            lambda: past_hands(
+                observation["hands"], observation["hand_number"], kings, players, viewer, teams
+            ),
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
         "announcement": build_announcement(observation, players, teams, turn, panel, by_clock),
@@ -961,6 +987,7 @@ def table_context(
     now_ms: int = 0,
     refusal: str | None = None,
     robots: list[bool] | None = None,
+    alike: dict | None = None,
 ) -> View:
     """The template context of games/table.html and each of its regions. ``flash`` is a
     message about the game, at the top; ``refusal`` why the viewer's decision was refused,
@@ -976,6 +1003,7 @@ def table_context(
             game_clock=game_clock,
             now_ms=now_ms,
             robots=robots,
+            alike=alike,
         ),
         "action_url": action_url,
         "salle_url": salle_url,

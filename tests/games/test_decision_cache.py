@@ -125,3 +125,31 @@ def test_what_every_seat_renders_alike_is_worked_out_once_per_version_and_status
     shown_ended = fragments.table_context(ended, 1)
     assert shown_ended["fairness"]["ended"] and shown_ended["fairness"]["record_url"]
     assert not fragments.table_context(played, 1)["fairness"]["ended"]
+
+
+def test_what_two_partners_see_alike_is_built_once_and_is_what_each_would_see(cast, started_game):
+    """The hand's log, the lance under way, the scoreboard and the past hands are built from
+    public facts and the viewer's team: built for one partner, reused for the other, never for
+    an opponent, and each viewer's table is the one built for them alone."""
+    from games import engine
+    from games.display import fragments, table_view
+
+    played = decide(cast[0], started_game, 0, {"type": "mus"})
+    contexts = [fragments.table_context(played, seat)["table_view"] for seat in range(4)]
+    for name in ("log", "lance_status", "scoreboard", "past_hands"):
+        assert contexts[0][name] is contexts[2][name] or isinstance(contexts[0][name], str)
+        assert contexts[1][name] is contexts[3][name] or isinstance(contexts[1][name], str)
+    assert contexts[0]["scoreboard"] != contexts[1]["scoreboard"]  # « Nous » first for each
+    players = [s.user.username for s in played.seats.all()]
+    for seat, view in enumerate(contexts):
+        alone = table_view.build_table(
+            engine.observation(played.state, seat),
+            players,
+            seat,
+            host_seat=0,
+            game_clock=played.clock,
+            now_ms=0,
+            robots=[False] * 4,
+        )
+        for name in ("log", "lance_status", "scoreboard", "past_hands", "my_cards"):
+            assert view[name] == alone[name], (seat, name)
