@@ -5,7 +5,8 @@ a payload.
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
 - ``game-<game_id>-processes`` (the web processes with a socket of the game, not each socket:
-  games.push_fanout): "game.changed" {game_id, version}.
+  games.push_fanout): "game.changed" {game_id, version}; "game.listening" {game_id, by} -- a
+  process's first socket of the game opened (sent by games.push_fanout itself).
 - ``game-<game_id>`` (each table socket of the game): "game.ended" {game_id, status, reason};
   "game.presence" {game_id} -- a seat went away or came back (the version did not change);
   "game.revanche" {game_id, table_id} -- the revanche offered after it changed (table_id: the

@@ -20,12 +20,14 @@ game's process group, is not broadcast at all: its hop pushes every socket of th
 is, and the message would only come back here to be dropped (its PUBLISH, and its receipt,
 were a tenth of a socket decision's web CPU; bench.floor). Only Redis knows who is subscribed:
 PUBLISH answers how many processes it reached, and one that reached this process alone lets
-the next decisions go unsent for ALONE_SECONDS (`unheard`, `published`). A process whose first
-socket of the game opens meanwhile (a table split over two processes for a moment, as while
-the proxy moves a table) has its connect's full render, and its sockets behind are healed
-within a second as a lost message is; the next PUBLISH counts it, and every decision is sent
-again. A decision that is not a socket's of this process (a POST, a robot's, the clock's, another
-process's) is always sent.
+the next decisions go unsent (`unheard`, `published`) until another process says it listens
+too: the first socket of a game in a process (a table split over two processes for a moment,
+as while the proxy moves a table) makes it send "game.listening" to the game's process group,
+and a process that hears it sends every decision again, each PUBLISH counting anew. A decision
+made while that word is on its way is healed within a second there, as a lost message is; so
+is every decision for at most ALONE_SECONDS if the word itself is lost, after which one is sent
+again anyway. A decision that is not a socket's of this process (a POST, a robot's, the
+clock's, another process's) is always sent.
 
 A lost message is healed by this process's once-a-second check (games.push_healing), which
 calls `game_changed` here for a game its sockets show behind: no message at all. A version this
@@ -51,8 +53,8 @@ log = logging.getLogger(__name__)
 Rendered = tuple[str, int] | None
 
 #: How long a PUBLISH that reached this process alone lets its game's next decisions go
-#: unsent: as long as a lost push may take to heal (games.push_healing).
-ALONE_SECONDS = 1.0
+#: unsent at most, if no process says it listens too (its "game.listening" lost).
+ALONE_SECONDS = 10.0
 
 
 class ProcessFanout:
@@ -83,7 +85,11 @@ class ProcessFanout:
         async with self._membership_lock(game_id):
             members = self.sockets.setdefault(game_id, set())
             if not members:
-                await self.layer.group_add(game_processes_group(game_id), self.channel)
+                group = game_processes_group(game_id)
+                await self.layer.group_add(group, self.channel)
+                # A process that decides this game's moves alone hears that it is not (unheard)
+                listening = {"type": "game.listening", "game_id": game_id, "by": self.channel}
+                await self.layer.group_send(group, listening)
             members.add(socket)
 
     async def leave(self, game_id: int, socket) -> None:
@@ -184,10 +190,13 @@ class ProcessFanout:
                 log.exception("push fan-out: receive failed; listening again")
                 await asyncio.sleep(0.5)
                 continue
-            if message.get("type") == "game.changed":
-                game_id, version = message.get("game_id"), message.get("version", 0)
+            kind, game_id = message.get("type"), message.get("game_id")
+            if kind == "game.changed":
+                version = message.get("version", 0)
                 if self.decided_here.get(game_id, -1) < version:
                     asyncio.create_task(self._pushed(game_id, version))
+            elif kind == "game.listening" and message.get("by") != self.channel:
+                self.alone_since.pop(game_id, None)
 
     async def heal(self, game_id: int, version: int) -> None:
         """Push `version` again to this process's sockets of the game still behind it (its

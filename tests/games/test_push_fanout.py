@@ -2,6 +2,7 @@
 sockets of the game, and its pushes there render in one hop into sync code: the decision's own
 hop, when it was decided up a socket of this process."""
 
+import asyncio
 import time
 
 import pytest
@@ -176,10 +177,10 @@ async def test_a_socket_decision_heard_by_this_process_alone_is_not_broadcast(
 async def test_another_process_listening_gets_every_decision_once_it_is_counted(
     started_game, cast, monkeypatch
 ):
-    """Another process subscribes to the game (a socket of the table there, for a moment):
-    within ALONE_SECONDS of the last PUBLISH it is not sent the decisions (its sockets are
-    healed, games.push_healing); the next PUBLISH counts it, and from then on every decision
-    reaches it."""
+    """Another process subscribes to the game and its word that it listens is lost: within
+    ALONE_SECONDS of the last PUBLISH it is not sent the decisions (its sockets are healed,
+    games.push_healing); the next PUBLISH counts it, and from then on every decision reaches
+    it."""
     sent = count_broadcasts(monkeypatch)
     sockets = [await opened(user, started_game) for user in cast]
     await say_mus(sockets, 0)
@@ -221,6 +222,58 @@ async def test_a_posted_decision_is_broadcast_even_when_this_process_listens_alo
     )
     for communicator in sockets:
         await receive_version(communicator, 2)
+    assert sent == [("game.changed", 1)] * 2
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+def subscribed(game) -> tuple[redis.client.PubSub, str]:
+    """A subscriber to the game's process group, as another process's would be (it says
+    nothing itself)."""
+    name = get_channel_layer().group_channel_name(game_processes_group(game.pk))
+    other = redis.Redis.from_url(settings.REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    other.subscribe(name)
+    return other, name
+
+
+def heard(pubsub, count: int, seconds: float = 3) -> list[dict]:
+    """The next `count` events the subscriber hears (fewer if none come within `seconds`)."""
+    events, deadline = [], time.monotonic() + seconds
+    while len(events) < count and time.monotonic() < deadline:
+        message = pubsub.get_message(timeout=0.2)
+        if message is not None:
+            events.append(get_channel_layer().deserialize(message["data"]))
+    return events
+
+
+async def test_a_process_says_once_that_it_listens_to_a_game(started_game, cast):
+    """Its first socket of the game makes it say so to the game's other processes; the next
+    sockets of the game there say nothing more."""
+    other, _ = subscribed(started_game)
+    try:
+        sockets = [await opened(user, started_game) for user in cast]
+        events = heard(other, 2, seconds=1.5)
+        assert [(e["type"], e["game_id"]) for e in events] == [("game.listening", started_game.pk)]
+    finally:
+        other.close()
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_process_that_says_it_listens_is_sent_the_next_decision(
+    started_game, cast, monkeypatch
+):
+    sent = count_broadcasts(monkeypatch)
+    sockets = [await opened(user, started_game) for user in cast]
+    await say_mus(sockets, 0)
+    assert started_game.pk in FANOUT.alone_since
+    group = game_processes_group(started_game.pk)
+    event = {"type": "game.listening", "game_id": started_game.pk, "by": "another-process"}
+    await database_sync_to_async(get_channel_layer().group_send_blocking)(group, event)
+    deadline = time.monotonic() + 3
+    while started_game.pk in FANOUT.alone_since and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    await say_mus(sockets, 1)
     assert sent == [("game.changed", 1)] * 2
     for communicator in sockets:
         await communicator.disconnect()
