@@ -164,3 +164,56 @@ def celery_running(env: dict):
         yield stack
     finally:
         stack.close()
+
+
+class RedisServer:
+    """A Redis server of its own on a free port, as the site runs it (nothing on disk): for the
+    tests that restart the broker, which the shared Redis of the run cannot be."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="barajamos-redis-"))
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        import redis
+
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--dir", str(self.dir), "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        client = redis.Redis.from_url(self.url, socket_timeout=1)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
+
+    def restart(self) -> None:
+        """Stopped and started again on its port: what it held is gone, as on the site."""
+        self.stop()
+        self.start()
+
+
+@contextlib.contextmanager
+def redis_running():
+    server = RedisServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
