@@ -113,6 +113,7 @@ async def run(bench) -> None:
         "ok": not (out_of_sync or twice or lost),
     }
     result["seat_cancel"] = await seat_cancel(bench, tables[0])
+    result["ok"] = result["ok"] and result["seat_cancel"]["within_limit"]
     bench.results["faults"] = result
     await asyncio.gather(*(t.disconnect() for t in tables))
     stack.stop("web")

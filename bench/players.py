@@ -327,7 +327,9 @@ class Table:
             stats.finished += 1
             await self.disconnect()
             await self.sit_down()
-            await self.connect()
+            # In the faults scenario the new table's first handshake may meet Redis
+            # restarting (refused, 403): retry it as the page's ws extension does.
+            await (self.reconnect() if self.auto_reconnect else self.connect())
             stats.skipped += 1
             return
         player, data = chosen
