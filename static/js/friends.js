@@ -1,6 +1,8 @@
 // The salle's friendly parts, after every swap of #salle (pushes included):
 // - the private table's invitation link, shown whole (this site's origin + the path) and
-//   copied by « Copier le lien »;
+//   copied by « Copier le lien », whose « Lien copié ! » stays a few seconds even when a push
+//   re-renders the salle meanwhile (the table just opened is pushed to every salle, its host's
+//   included, often right after the copy);
 // - the « Compléter avec des robots » offer, revealed when the table has waited long enough
 //   (data-reveal-at, epoch ms, from the server);
 // - a sound when the host's table gets its fourth player (#salle's data-title-cue appears):
@@ -11,6 +13,8 @@
   var toggle = document.getElementById("full-table-sound");
   var key = "barajamos:full-table-sound:" + (toggle ? toggle.dataset.user : "");
   var revealTimer = null;
+  var COPIED_MS = 5000;
+  var copied = null; // {path, until}: the link last copied, and until when to say so
 
   function soundOn() {
     try { return localStorage.getItem(key) === "on"; } catch (e) { return false; }
@@ -62,6 +66,7 @@
 
     var input = salle.querySelector("[data-invite-path]");
     if (input) input.value = window.location.origin + input.dataset.invitePath;
+    showCopied(input);
 
     var offer = salle.querySelector("[data-reveal-at]");
     if (revealTimer) { clearTimeout(revealTimer); revealTimer = null; }
@@ -71,12 +76,21 @@
       else { revealTimer = setTimeout(function () { offer.hidden = false; }, wait); }
     }
   }
+  function showCopied(input) {
+    if (!input || !copied || Date.now() > copied.until) return;
+    if (input.dataset.invitePath !== copied.path) return; // a renewed link was not copied
+    var mark = input.closest(".invite-link").querySelector("[data-invite-copied]");
+    if (mark) mark.hidden = false;
+  }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy-invite]");
     if (!button) return;
     var box = button.closest(".invite-link");
     var input = box.querySelector("[data-invite-path]");
-    var done = function () { box.querySelector("[data-invite-copied]").hidden = false; };
+    var done = function () {
+      copied = { path: input.dataset.invitePath, until: Date.now() + COPIED_MS };
+      showCopied(document.querySelector("[data-invite-path]"));
+    };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
     } else {

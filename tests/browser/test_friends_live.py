@@ -107,3 +107,37 @@ def test_the_revanche_countdown_runs_on_the_servers_clock(
     page.goto(f"/tables/{game.table_id}/")
     expiry = page.locator("[data-revanche-expires]")
     expect(expiry).to_contain_text(re.compile(r"L’offre tombe dans (1[01]\d|120) s"))
+
+
+def test_the_copied_link_is_still_said_copied_after_a_push(
+    transactional_db, cast, page_for, in_thread
+):
+    """« Lien copié ! » outlives a push that re-renders the salle right after the copy (the
+    table just opened reaches every salle, its host's included; a friend sits down)."""
+    from games.services import salle
+
+    ane, bixente = cast[0], cast[1]
+    host = page_for(ane)
+    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    host.goto("/salle/")
+    expect(host.locator("#salle")).to_have_attribute("data-pushed", "1")
+    host.check("input[name=private]")
+    host.click("text=Ouvrir la table")
+    expect(host.locator(".invite-link")).to_be_visible()
+    table = Table.objects.get(host=ane)
+    host.click("text=Copier le lien")
+    copied = host.locator("[data-invite-copied]")
+    expect(copied).to_be_visible()
+
+    in_thread(
+        salle.seat_take,
+        user=bixente,
+        table_id=table.pk,
+        number=1,
+        invite_token=table.invite_token,
+    )
+    expect(host.locator(f"#table-{table.pk} .player")).to_have_count(2)  # pushed: re-rendered
+    expect(copied).to_be_visible()
+    host.set_viewport_size({"width": 360, "height": 740})
+    copied.scroll_into_view_if_needed()
+    host.screenshot(path=f"{SHOTS}/browser-link-copied-after-push-360.png")
