@@ -3,8 +3,19 @@
 // on the server's clock: the offset between this device's clock and the server's time at the
 // render is taken when the panel is first seen (a device clock minutes off counts right).
 // Every push renders the panel afresh; this only rewrites its text once a second.
+// A page that showed the open offer goes to the new table once it shows the revanche started
+// (every answer was yes, this player's too): the socket's redirect usually does it, and this
+// covers a redirect missed (the socket reconnecting at that moment renders the panel afresh).
 (function () {
+  var offerSeen = false;
   function tick() {
+    if (document.querySelector("[data-revanche-expires]")) offerSeen = true;
+    var started = document.querySelector("#revanche [data-revanche-started]");
+    if (offerSeen && started) {
+      offerSeen = false; // once
+      window.location.assign(started.getAttribute("href"));
+      return;
+    }
     var now = Date.now();
     document.querySelectorAll("[data-revanche-expires]").forEach(function (node) {
       if (node.dataset.revancheOffset === undefined) {

@@ -109,6 +109,33 @@ def test_the_revanche_countdown_runs_on_the_servers_clock(
     expect(expiry).to_contain_text(re.compile(r"L’offre tombe dans (1[01]\d|120) s"))
 
 
+def test_a_page_that_missed_the_revanche_redirect_still_goes_to_the_new_table(
+    cast, page_for, start_cast_table, in_thread
+):
+    """The socket's redirect to the revanche's table is dropped on its way (as when the
+    socket reconnects at that moment): the panel pushed with the revanche started takes the
+    page there all the same, since it showed the open offer."""
+    from games.services import revanche
+
+    game = start_cast_table(11)
+    in_thread(finish_game, game, cast)
+    in_thread(revanche.revanche_offer, user=cast[0], table_id=game.table_id)
+    page = page_for(cast[1])
+
+    def without_redirects(ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda message: None if "data-redirect" in message else ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), without_redirects)
+    page.goto(f"/tables/{game.table_id}/")
+    expect(page.locator("[data-revanche-expires]")).to_be_visible()
+    for user in cast[1:]:
+        in_thread(revanche.revanche_answer, user=user, table_id=game.table_id, accept=True)
+    made = Revanche.objects.get(game=game)
+    expect(page).to_have_url(re.compile(rf"/tables/{made.table_id}/$"))
+    expect(page.locator("#mus-table")).to_be_visible()
+
+
 def test_the_copied_link_is_still_said_copied_after_a_push(
     transactional_db, cast, page_for, in_thread
 ):
