@@ -26,17 +26,22 @@ def join_from_link(page, link):
     expect(page.locator("#salle .my-seat")).to_be_visible()
 
 
+def open_private_table(page):
+    """From the salle, as the host: a private table opened, its invitation link shown."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/salle/")
+    expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
+    page.check("input[name=private]")
+    page.click("text=Ouvrir la table")
+    expect(page.locator(".invite-link")).to_be_visible()
+
+
 def test_open_private_copy_link_three_join_play_revanche(
     transactional_db, cast, page_for, new_page, in_thread
 ):
     ane, bixente, camille = cast[0], cast[1], cast[2]
     host = page_for(ane)
-    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    host.goto("/salle/")
-    expect(host.locator("#salle")).to_have_attribute("data-pushed", "1")
-    host.check("input[name=private]")
-    host.click("text=Ouvrir la table")
-    expect(host.locator(".invite-link")).to_be_visible()
+    open_private_table(host)
     host.click("text=Copier le lien")
     expect(host.locator("[data-invite-copied]")).to_be_visible()
     link = host.evaluate("navigator.clipboard.readText()")
@@ -145,12 +150,7 @@ def test_the_copied_link_is_still_said_copied_after_a_push(
 
     ane, bixente = cast[0], cast[1]
     host = page_for(ane)
-    host.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    host.goto("/salle/")
-    expect(host.locator("#salle")).to_have_attribute("data-pushed", "1")
-    host.check("input[name=private]")
-    host.click("text=Ouvrir la table")
-    expect(host.locator(".invite-link")).to_be_visible()
+    open_private_table(host)
     table = Table.objects.get(host=ane)
     host.click("text=Copier le lien")
     copied = host.locator("[data-invite-copied]")
