@@ -168,11 +168,11 @@ def celery_running(env: dict):
 
 class RedisServer:
     """A Redis server of its own on a free port, as the site runs it (nothing on disk): for the
-    tests that restart the broker, which the shared Redis of the run cannot be."""
+    tests that need a second server (the channel layer's shards) or restart the broker, which
+    the shared Redis of the run cannot be."""
 
     def __init__(self):
         self.port = free_port()
-        self.dir = Path(tempfile.mkdtemp(prefix="barajamos-redis-"))
         self.process: subprocess.Popen | None = None
 
     @property
@@ -183,7 +183,7 @@ class RedisServer:
         import redis
 
         command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
-        command += ["--dir", str(self.dir), "--save", "", "--appendonly", "no"]
+        command += ["--save", "", "--appendonly", "no"]
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
         )

@@ -2,13 +2,10 @@
 message reaches the process it is for, whichever shard its name hashes to (musweb.channel_layer)."""
 
 import asyncio
-import contextlib
 import json
 import os
-import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,7 @@ from django.conf import settings
 
 from musweb.channel_layer import ChannelLayer
 from tests.conftest import CHANNELS_PREFIX
-from tests.processes import free_port
+from tests.processes import redis_running
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,21 +50,8 @@ def test_the_channel_layer_hosts_are_redis_url_unless_listed():
 @pytest.fixture(scope="module")
 def second_redis():
     """A second Redis server (pub/sub channels ignore database numbers: two servers it is)."""
-    port = free_port()
-    server = subprocess.Popen(
-        [shutil.which("redis-server") or "redis-server", "--port", str(port)]
-        + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-    )
-    client = redis.Redis(port=port)
-    for _ in range(100):
-        with contextlib.suppress(redis.ConnectionError):
-            if client.ping():
-                break
-        time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    server.terminate()
-    server.wait(timeout=10)
+    with redis_running() as server:
+        yield server.url
 
 
 def two_shard_layer(second: str) -> ChannelLayer:
