@@ -1,6 +1,7 @@
-"""The one place that sends to the channel layer. Always after commit, always thin: an event
-says *that* something changed, and each consumer renders its own user's view. Never a card in
-a payload.
+"""The one place that sends to the channel layer (tests/site/test_rules.py holds every other
+module to it). Always after commit, always thin: an event says *that* something changed, and each
+consumer renders its own user's view. Never a card in a payload. The sockets' own plumbing (a
+socket's groups, a word to one socket) is sent from here too, awaited by games.live.
 
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
@@ -14,6 +15,8 @@ Groups and events (consumers name their handlers after the event type, dots as u
 - ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003);
   "user.sessions" {ended_session_key} -- a session of that user ended (that key, or None: a
   password or account change): each socket checks its own session, closes if it ended.
+- one socket's channel: "socket.replaced" -- the user opened one socket too many, this, the
+  oldest, closes; "presence.lost" -- the sweep took it for dead, it records itself again.
 """
 
 import logging
@@ -65,8 +68,9 @@ class LocalListeners(Protocol):
     def published(self, game_id: int, receivers: int) -> None: ...
 
 
-#: Registered by games.live.push_fanout when it loads (it imports this module, not the reverse);
-#: none in a process without sockets (a worker): every change is sent.
+#: Registered by games.live.push_fanout when this process's first table socket opens (it imports
+#: this module, not the reverse); none in a process without sockets (a worker): every change
+#: is sent.
 _local_listeners: LocalListeners | None = None
 
 
@@ -130,3 +134,27 @@ def _send(group: str, event: dict) -> int | None:
     except Exception:
         log.warning("channel layer: %s to %s not sent", event.get("type"), group, exc_info=True)
         return None
+
+
+# The sockets' plumbing, awaited on the event loop. `layer`: the caller's own (the fan-out's).
+async def join(group: str, channel: str, layer=None) -> None:
+    await (layer or get_channel_layer()).group_add(group, channel)
+
+
+async def leave(group: str, channel: str, layer=None) -> None:
+    await (layer or get_channel_layer()).group_discard(group, channel)
+
+
+async def process_listening(game_id: int, channel: str, layer=None) -> None:
+    """A process's first socket of the game opened: one that decides the game's moves alone
+    hears that it no longer is (games.live.push_fanout)."""
+    event = {"type": "game.listening", "game_id": game_id, "by": channel}
+    await (layer or get_channel_layer()).group_send(game_processes_group(game_id), event)
+
+
+async def socket_replaced(channel: str) -> None:
+    await get_channel_layer().send(channel, {"type": "socket.replaced"})
+
+
+async def presence_lost(channel: str) -> None:
+    await get_channel_layer().send(channel, {"type": "presence.lost"})

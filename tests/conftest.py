@@ -99,17 +99,11 @@ def fresh_channel_layer():
 def fresh_heartbeats():
     """No table socket of an earlier test is watched, and no flushing (lost-push checking,
     push fan-out) loop of its event loop is kept."""
-    from games.live.heartbeats import HEARTBEATS
-    from games.live.push_fanout import FANOUT
-    from games.live.push_healing import SHOWN
+    from games.live import consumers, loops  # noqa: F401 (the consumers' loops are made)
 
-    HEARTBEATS.reset()
-    SHOWN.reset()
-    FANOUT.reset()
+    loops.reset_all()
     yield
-    HEARTBEATS.reset()
-    SHOWN.reset()
-    FANOUT.reset()
+    loops.reset_all()
 
 
 @pytest.fixture(autouse=True)

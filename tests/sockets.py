@@ -56,18 +56,14 @@ async def close_left_open(timeout: float = 5.0) -> None:
 
     Otherwise the loop closed under live consumers: none ran its disconnect (presence rows,
     groups), and renders or writes still in flight ran on in threads that outlived the loop."""
-    from games.live.heartbeats import HEARTBEATS
-    from games.live.push_fanout import FANOUT
-    from games.live.push_healing import SHOWN
+    from games.live import loops
 
     sockets, OPENED[:] = list(OPENED), []
     for communicator in sockets:
         if not communicator.future.done():
             with contextlib.suppress(Exception):
                 await communicator.disconnect(timeout=1)
-    HEARTBEATS.reset()
-    SHOWN.reset()
-    FANOUT.reset()  # its listener never ends of itself
+    loops.reset_all()  # the fan-out's listener never ends of itself
     with contextlib.suppress(Exception):  # nor does the pub/sub layer's receiving task
         await get_channel_layer().flush()
     current = asyncio.current_task()

@@ -38,7 +38,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from core import ratelimit
-from games import decisions, selectors
+from games import broadcast, decisions, selectors, signals
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.live import push_fanout, sessions_watch, sockets
@@ -68,13 +68,6 @@ SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
 PUSH_WINDOW = 0.25
 
 log = logging.getLogger(__name__)
-
-
-def reputations(user_ids):
-    """Each name's rating and completion rate (records builds on games: imported when used)."""
-    from records.selectors import reputations as read
-
-    return read(user_ids)
 
 
 def parse_message(text_data) -> dict | None:
@@ -116,12 +109,12 @@ class UserSocket(AsyncWebsocketConsumer):
         user_id = self.scope["user"].pk
         self.groups_joined = (*groups, user_group(user_id))
         for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+            await broadcast.join(group, self.channel_name)
         oldest = await asyncio.to_thread(
             sockets.socket_opened, kind=self.kind, user_id=user_id, channel_name=self.channel_name
         )
         for channel_name in oldest:
-            await self.channel_layer.send(channel_name, {"type": "socket.replaced"})
+            await broadcast.socket_replaced(channel_name)
         await asyncio.to_thread(sockets.user_seen, user_id)
 
     async def dispatch(self, message):
@@ -176,7 +169,7 @@ class UserSocket(AsyncWebsocketConsumer):
 
     async def leave(self):
         for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            await broadcast.leave(group, self.channel_name)
         if self.groups_joined:
             HEARTBEATS.user_gone(self.scope["user"].pk)
             await asyncio.to_thread(
@@ -332,7 +325,7 @@ class SalleConsumer(UserSocket):
                 page=page,
                 nav=self.nav,
                 started_table_ids=started,
-                reputations=reputations,
+                reputations=signals.reputations,
             )
         except BaseException:
             self.started_table_ids |= started  # not sent: the next render carries them

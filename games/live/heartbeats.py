@@ -17,15 +17,14 @@ One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first sock
 running event loop.
 """
 
-import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
-from django.conf import settings
 
+from games import broadcast
 from games.live import sockets
+from games.live.loops import PeriodicLoop, process_loop
 from games.services import presence, salle
 
 log = logging.getLogger(__name__)
@@ -43,25 +42,22 @@ _writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeats")
 _write_async = database_sync_to_async(_write, thread_sensitive=False, executor=_writer)
 
 
-class Heartbeats:
+class Heartbeats(PeriodicLoop):
+    name = "heartbeats"
+    period_setting = "HEARTBEAT_FLUSH_SECONDS"
+
     def __init__(self):
+        super().__init__()
         self.heard: set[str] = set()
         self.salle_users: set[int] = set()
         self.online: set[int] = set()  # the users whose sockets spoke since the last flush
         self.watched: set[str] = set()
-        self.loop_task: asyncio.Task | None = None
-
-    def reset(self) -> None:
-        """Forget every socket and the loop (tests: each test has its own event loop)."""
-        if self.loop_task is not None and not self.loop_task.get_loop().is_closed():
-            self.loop_task.cancel()
-        self.__init__()
 
     def watch(self, channel_name: str) -> None:
         """A table socket with a SeatConnection row: it gets a "presence.lost" message if a
         flush finds its row gone (the sweep took the socket for dead)."""
         self.watched.add(channel_name)
-        self._ensure_running()
+        self.ensure_running()
 
     def forget(self, channel_name: str) -> None:
         self.watched.discard(channel_name)
@@ -74,7 +70,7 @@ class Heartbeats:
     def user_beat(self, user_id: int) -> None:
         """Any socket's heartbeat: its user is online (written at the next flush)."""
         self.online.add(user_id)
-        self._ensure_running()
+        self.ensure_running()
 
     def user_gone(self, user_id: int) -> None:
         """A socket of the user closed (sockets.user_left decides whether they are offline): a
@@ -84,7 +80,7 @@ class Heartbeats:
     def salle_beat(self, user_id: int) -> None:
         """A salle socket's heartbeat: its player's open table is being looked at."""
         self.salle_users.add(user_id)
-        self._ensure_running()
+        self.ensure_running()
 
     async def flush(self) -> None:
         """Write the heartbeats heard since the last flush, and this process's "alive"."""
@@ -99,24 +95,14 @@ class Heartbeats:
             self.salle_users |= salle_users
             self.online |= online
             return
-        layer = get_channel_layer()
         for channel_name in lost & self.watched:
             try:
-                await layer.send(channel_name, {"type": "presence.lost"})
+                await broadcast.presence_lost(channel_name)
             except Exception:
                 log.warning("socket %s not told its row is gone", channel_name, exc_info=True)
 
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(settings.HEARTBEAT_FLUSH_SECONDS)
-            await self.flush()
-
-    def _ensure_running(self) -> None:
-        loop = asyncio.get_running_loop()
-        task = self.loop_task
-        # A new event loop (tests run one per test) needs its own flushing task.
-        if task is None or task.done() or task.get_loop() is not loop:
-            self.loop_task = loop.create_task(self.run(), name="heartbeats")
+    async def tick(self) -> None:
+        await self.flush()
 
 
-HEARTBEATS = Heartbeats()
+HEARTBEATS = process_loop(Heartbeats())

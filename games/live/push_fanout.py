@@ -35,7 +35,8 @@ process received and is still pushing (`pushing`) is late, not lost: left alone,
 overloaded process is not given the same renders twice.
 
 One `ProcessFanout` per process (`FANOUT`); it listens on the running event loop from the first
-table socket (as games.live.heartbeats)."""
+table socket (games.live.loops), and only then tells broadcast that it hears this process's
+decisions."""
 
 import asyncio
 import logging
@@ -46,6 +47,7 @@ from channels.layers import get_channel_layer
 from games import broadcast
 from games.broadcast import game_processes_group
 from games.display import fragments
+from games.live.loops import ProcessLoop, process_loop
 from games.live.threads import hop
 
 log = logging.getLogger(__name__)
@@ -57,12 +59,14 @@ Rendered = tuple[str, int] | None
 ALONE_SECONDS = 10.0
 
 
-class ProcessFanout:
+class ProcessFanout(ProcessLoop):
+    name = "push-fanout"
+
     def __init__(self):
+        super().__init__()
         self.sockets: dict[int, set] = {}  # game id -> this process's table consumers
         self.layer = None
         self.channel: str | None = None
-        self.loop_task: asyncio.Task | None = None
         self.membership: dict[int, asyncio.Lock] = {}
         self.in_flight: dict[int, int] = {}  # game id -> the newest version being pushed
         # game id -> the version a decision applied here renders for this process's sockets
@@ -70,13 +74,6 @@ class ProcessFanout:
         self.decided_here: dict[int, int] = {}
         # game id -> when a PUBLISH of its changes last reached this process and no other
         self.alone_since: dict[int, float] = {}
-
-    def reset(self) -> None:
-        """Forget every socket and the listener (tests: each test has its own event loop and
-        channel layer)."""
-        if self.loop_task is not None and not self.loop_task.get_loop().is_closed():
-            self.loop_task.cancel()
-        self.__init__()
 
     async def join(self, game_id: int, socket) -> None:
         """`socket` (a TableConsumer with `deliver` and `catch_up`) shows game `game_id`: from
@@ -86,10 +83,8 @@ class ProcessFanout:
             members = self.sockets.setdefault(game_id, set())
             if not members:
                 group = game_processes_group(game_id)
-                await self.layer.group_add(group, self.channel)
-                # A process that decides this game's moves alone hears that it is not (unheard)
-                listening = {"type": "game.listening", "game_id": game_id, "by": self.channel}
-                await self.layer.group_send(group, listening)
+                await broadcast.join(group, self.channel, self.layer)
+                await broadcast.process_listening(game_id, self.channel, self.layer)
             members.add(socket)
 
     async def leave(self, game_id: int, socket) -> None:
@@ -103,7 +98,7 @@ class ProcessFanout:
             if not members:
                 del self.sockets[game_id]
                 self.alone_since.pop(game_id, None)
-                await self.layer.group_discard(game_processes_group(game_id), self.channel)
+                await broadcast.leave(game_processes_group(game_id), self.channel, self.layer)
 
     def peers(self, game_id: int, socket) -> list:
         """The users of the game's other sockets in this process (a decision of `socket`'s
@@ -167,20 +162,17 @@ class ProcessFanout:
         return self.membership.setdefault(game_id, asyncio.Lock())
 
     async def _ensure_listening(self) -> None:
-        loop = asyncio.get_running_loop()
         layer = get_channel_layer()
-        task = self.loop_task
-        if task is not None and not task.done() and task.get_loop() is loop and layer is self.layer:
+        if self.running_here() and layer is self.layer:
             return
-        if task is not None and not task.get_loop().is_closed():
-            task.cancel()
-        self.__init__()
+        self.reset()
         self.layer = layer
         # The default prefix: channels-redis reads all of a process's channels with one BRPOP.
         self.channel = await layer.new_channel()
-        self.loop_task = loop.create_task(self.listen(), name="push-fanout")
+        broadcast.register_local_listeners(self)
+        self.ensure_running()
 
-    async def listen(self) -> None:
+    async def run(self) -> None:
         while True:
             try:
                 message = await self.layer.receive(self.channel)
@@ -224,5 +216,4 @@ async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Re
     return await hop(fragments.table_pushes, game_id, users, min_version=version)
 
 
-FANOUT = ProcessFanout()
-broadcast.register_local_listeners(FANOUT)
+FANOUT = process_loop(ProcessFanout())

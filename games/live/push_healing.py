@@ -18,7 +18,6 @@ skew only moves the heal by that much.
 One `ShownVersions` per process (`SHOWN`); its loop starts with the first table socket on the
 running event loop (as games.live.heartbeats)."""
 
-import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
@@ -28,6 +27,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import selectors
+from games.live.loops import PeriodicLoop, process_loop
 from games.live.push_fanout import FANOUT
 
 log = logging.getLogger(__name__)
@@ -38,21 +38,18 @@ _versions_async = database_sync_to_async(
 )
 
 
-class ShownVersions:
-    def __init__(self):
-        self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (game id, version shown)
-        self.loop_task: asyncio.Task | None = None
+class ShownVersions(PeriodicLoop):
+    name = "push-healing"
+    period_setting = "PUSH_HEALING_SECONDS"
 
-    def reset(self) -> None:
-        """Forget every socket and the loop (tests: each test has its own event loop)."""
-        if self.loop_task is not None and not self.loop_task.get_loop().is_closed():
-            self.loop_task.cancel()
-        self.__init__()
+    def __init__(self):
+        super().__init__()
+        self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (game id, version shown)
 
     def shown(self, channel_name: str, game_id: int, version: int) -> None:
         """The socket `channel_name` now shows `version` of game `game_id`."""
         self.sockets[channel_name] = (game_id, version)
-        self._ensure_running()
+        self.ensure_running()
 
     def forget(self, channel_name: str) -> None:
         self.sockets.pop(channel_name, None)
@@ -72,6 +69,9 @@ class ShownVersions:
             and versions[game_id][1] <= written_before
         ]
 
+    async def tick(self) -> None:
+        await self.check()
+
     async def check(self) -> None:
         game_ids = {game_id for game_id, _ in self.sockets.values()}
         if not game_ids:
@@ -87,16 +87,5 @@ class ShownVersions:
             if not FANOUT.pushing(game_id, version):
                 await FANOUT.heal(game_id, version)
 
-    async def run(self) -> None:
-        while True:
-            await asyncio.sleep(settings.PUSH_HEALING_SECONDS)
-            await self.check()
 
-    def _ensure_running(self) -> None:
-        loop = asyncio.get_running_loop()
-        task = self.loop_task
-        if task is None or task.done() or task.get_loop() is not loop:
-            self.loop_task = loop.create_task(self.run(), name="push-healing")
-
-
-SHOWN = ShownVersions()
+SHOWN = process_loop(ShownVersions())
