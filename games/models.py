@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import team_of
+
 SEAT_COUNT = 4
 
 
@@ -140,7 +142,7 @@ class Seat(models.Model):
     @property
     def team(self) -> int:
         """Team 0 holds seats 0 and 2, team 1 seats 1 and 3: partners face each other."""
-        return self.number % 2
+        return team_of(self.number)
 
 
 class Game(models.Model):
@@ -282,7 +284,7 @@ class GameSeat(models.Model):
 
     @property
     def team(self) -> int:
-        return self.number % 2
+        return team_of(self.number)
 
 
 class WebProcess(models.Model):

@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_rela
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games.engine import team_of
 from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
 
 
@@ -33,7 +34,7 @@ def seat_views(table: Table) -> list[SeatView]:
     for n in range(SEAT_COUNT):
         seat = by_number.get(n)
         user, seed = (seat.user, seat.client_seed) if seat is not None else (None, "")
-        views.append(SeatView(n, n % 2, user, seed))
+        views.append(SeatView(n, team_of(n), user, seed))
     return views
 
 

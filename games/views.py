@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from core.client_ip import client_ip
 from core.permissions import can_moderate
-from games import decisions, forms, selectors
+from games import decisions, forms, selectors, signals
 from games.display import fairness_view, fragments, record
 from games.display.fragments import salle_context
 from games.models import Game
@@ -40,7 +40,7 @@ def rules(request):
 @require_GET
 def salle(request):
     """The salle page; with htmx (the Tables précédentes / suivantes links) only #salle."""
-    context = salle_context(request.user, _page(request), reputations=reputations)
+    context = salle_context(request.user, _page(request), reputations=signals.reputations)
     if request.htmx:
         return render(request, "games/salle.html#salle-response", context)
     return render(request, "games/salle.html", context)
@@ -206,7 +206,7 @@ def _salle_response(request):
     Either shows the page of tables the form was on (its ?page=)."""
     page = _page(request)
     if request.htmx:
-        context = salle_context(request.user, page, reputations=reputations)
+        context = salle_context(request.user, page, reputations=signals.reputations)
         return render(request, "games/salle.html#salle-response", context)
     return redirect(fragments.salle_url(page))
 
@@ -216,13 +216,6 @@ def _page(request) -> int:
     (selectors.salle_page)."""
     page = _int_or_none(request.GET.get("page"))
     return page if page is not None and page > 0 else 1
-
-
-def reputations(user_ids):
-    """Each name's rating and completion rate (records builds on games: imported when used)."""
-    from records.selectors import reputations as read
-
-    return read(user_ids)
 
 
 def _int_or_none(value):
@@ -329,9 +322,6 @@ def fill_with_robots(request, table_id):
         salle_service.salle_write_count(user=request.user)
         if not selectors.robot_offer_due(user=request.user, table_id=table_id):
             raise SalleError(_("Attendez encore un peu avant d’appeler des robots."))
-        # Imported here: games.services.robots is another module's work (the robots).
-        from games.services import robots
-
         robots.robots_fill(user=request.user, table_id=table_id)
     except SalleError as error:
         messages.error(request, error.message)

@@ -7,4 +7,5 @@ class ModerationConfig(AppConfig):
     verbose_name = _("Modération")
 
     def ready(self):
-        from moderation import signals  # noqa: F401  (connects the session index)
+        # the session index's receivers; the games' tables and parties in the admin
+        from moderation import games_admin, signals  # noqa: F401

@@ -7,4 +7,4 @@ class RecordsConfig(AppConfig):
     verbose_name = _("Palmarès")
 
     def ready(self):
-        from records import receivers  # noqa: F401  (rates each partie as the Finisher ends it)
+        from records import receivers  # noqa: F401  (ratings and reputations for games)

@@ -1,11 +1,17 @@
-"""records listens to games: a partie's ratings move in the transaction that ends it."""
+"""records listens to games: a partie's ratings move in the transaction that ends it, and the
+names games shows get their reputation."""
 
 from django.dispatch import receiver
 
-from games.signals import partie_ended
-from records import services
+from games.signals import partie_ended, reputations_wanted
+from records import selectors, services
 
 
 @receiver(partie_ended, dispatch_uid="records.rate_partie")
 def rate_partie(sender, game, **kwargs):
     services.partie_rate(game)
+
+
+@receiver(reputations_wanted, dispatch_uid="records.reputations")
+def reputations(sender, user_ids, **kwargs):
+    return selectors.reputations(user_ids)

@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
+from games.engine import team_of
 from games.models import GameSeat, Table
 from games.selectors import ENDED_STATUSES, Completion, human_game_seats
 from records import rating
@@ -130,7 +131,7 @@ def player_profile(player, viewer) -> Profile:
     partners, opponents = Counter(), Counter()
     for seat in people:
         for number, name, _user_id in seated.get(seat.game_id, []):
-            (partners if number % 2 == seat.number % 2 else opponents)[name] += 1
+            (partners if team_of(number) == team_of(seat.number) else opponents)[name] += 1
     kings = Counter(s.game.kings for s in people).most_common()
     favourite = None
     if kings and (len(kings) == 1 or kings[0][1] > kings[1][1]):
@@ -175,8 +176,8 @@ def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
         abandoned=seat.abandoned,
         training=seat.training,
         voided=seat.voided,
-        partners=[name for n, name, _u in others if n % 2 == seat.number % 2],
-        opponents=[name for n, name, _u in others if n % 2 != seat.number % 2],
+        partners=[name for n, name, _u in others if team_of(n) == team_of(seat.number)],
+        opponents=[name for n, name, _u in others if team_of(n) != team_of(seat.number)],
         visible=viewer.has_perm("moderation.can_moderate")
         or viewer.pk == player.pk
         or any(u == viewer.pk for _n, _name, u in others),

@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, RowRange, Window
 
+from games.engine import team_of
 from games.models import Game, GameSeat
 from records import rating
 from records.models import Rating, RatingChange, RatingVoid
@@ -82,7 +83,7 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
             game_id=game.pk,
             user_id=seat.user_id,
             at=game.finished_at,
-            won=seat.number % 2 == game.winning_team,
+            won=team_of(seat.number) == game.winning_team,
             mu_before=row.mu,
             sigma_before=row.sigma,
             points_before=row.points,

@@ -9,9 +9,9 @@ from django.views.decorators.http import require_GET
 
 from core.permissions import can_moderate
 from games import selectors as game_selectors
+from games.display.partie import partie_view
 from games.models import Game
 from records import chart, selectors
-from records.partie import partie_view
 
 #: How a player checks the downloaded record (docs/fair-shuffle.md, docs/replay.md).
 CHECK_COMMAND = "python -m games.engine fairness verify dossier.json"

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "moderation", "accounts", "musweb", "core", "deploy")
+PACKAGES = ("games", "records", "moderation", "accounts", "musweb", "core", "deploy", "bench")
 
 
 def module_name(path: Path) -> str:
@@ -98,6 +98,22 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return sorted(found)
+
+
+def function_imports() -> list[tuple[str, str]]:
+    """(module, project module) of each import made inside a function rather than at the top."""
+    modules = project_modules()
+    found = []
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for statement in function.body:
+                names = imported_names(statement, module, path.stem == "__init__")
+                targets = {resolve(name, modules) for name in names} - {None, module}
+                found.extend((module, target) for target in sorted(targets))
+    return sorted(set(found))
 
 
 def importers_of(graph: dict[str, set[str]], module: str) -> list[str]:

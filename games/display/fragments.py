@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
+from games.engine import team_of
 from games.live import sockets
 from games.models import Game, Table
 
@@ -260,7 +261,7 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
     names = {s.user_id: s.user.username for s in seats}
     me = seats[viewer]
     partner = seats[(viewer + 2) % 4]
-    others = [partner, *(s for s in seats if s.number % 2 != viewer % 2)]
+    others = [partner, *(s for s in seats if team_of(s.number) != team_of(viewer))]
     context = {
         "offer_url": reverse("games:revanche_offer", args=[game.table_id]),
         "answer_url": reverse("games:revanche_answer", args=[game.table_id]),
@@ -276,7 +277,7 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
     context["rows"] = [
         {
             "name": names.get(user_id, "?"),
-            "team": number % 2 + 1,
+            "team": team_of(number) + 1,
             "answer": answer,
             "state": answer or "waiting",  # the CSS class and data attribute
             "label": labels[answer],

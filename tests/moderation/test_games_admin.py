@@ -79,7 +79,7 @@ def test_game_page_shows_seats_scores_and_the_whole_log_read_only(game, maite, l
 def test_the_log_has_no_add_change_or_delete_in_the_admin(game, maite, login, rf):
     from django.contrib.admin.sites import site
 
-    from games.admin import GameActionInline, GameSeatInline
+    from moderation.games_admin import GameActionInline, GameSeatInline
 
     request = rf.get("/")
     request.user = maite

@@ -11,9 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import engine
+from games.display.replay import initial_state
 from games.engine.random_play import DEFAULT_WEIGHTS
 from games.models import Game, GameAction, GameSeat
-from moderation.replay import initial_state
 from records import selectors
 from tests.games.helpers import leaked_cards
 from tests.records.helpers import cancel_by_absence, play_out, start

@@ -4,11 +4,14 @@ and as shown at the end of the hand (or as held when the game stopped mid-hand).
 
 import copy
 import json
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
 from games import engine, vocabulary
 from games.display.table_view import card_view, lance_winner
+from games.engine import State, team_of
+from games.engine.types import LanceRecord, Word
 from games.models import GameAction
 
 
@@ -43,7 +46,7 @@ def replay_game(game, players: list[str] | None = None, done=None) -> dict:
     }
 
 
-def initial_state(game) -> dict:
+def initial_state(game) -> State:
     """The partie as dealt: the engine's new partie from the decks and reshuffles it stored."""
     stored = game.state
     return engine.new_partie(
@@ -54,11 +57,12 @@ def initial_state(game) -> dict:
     )
 
 
-def replayed(game, players: list[str]) -> tuple[dict, list[tuple[GameAction, dict]], str | None]:
+def replayed(game, players: list[str]) -> tuple[State, list[tuple[GameAction, State]], str | None]:
     """(the state as dealt, [(each "play" row of the log, the state after it)], the error of
     a row the engine refused, where the replay stopped, or None): every state of the partie."""
     state = initial_state(game)
-    first, steps = state, []
+    first: State = state
+    steps: list[tuple[GameAction, State]] = []
     for row in game.actions.filter(kind=GameAction.Kind.PLAY).order_by("seq"):
         try:
             state = engine.apply(state, row.seat, row.payload)
@@ -73,13 +77,13 @@ def replayed(game, players: list[str]) -> tuple[dict, list[tuple[GameAction, dic
     return first, steps, None
 
 
-def action_text(action: dict) -> str:
+def action_text(action: dict[str, Any]) -> str:
     """One decision in French as the table words it, but discarded cards named (staff see
     them)."""
     if action["type"] == "discard":
         names = ", ".join(vocabulary.card_name(code) for code in action["cards"])
         return _("écarte %(cards)s") % {"cards": names}
-    return vocabulary.word_text(action)
+    return vocabulary.word_text(cast(Word, action))
 
 
 def _players(game) -> list[str]:
@@ -89,7 +93,7 @@ def _players(game) -> list[str]:
     return names
 
 
-def _hand_start(state: dict) -> dict:
+def _hand_start(state: State) -> dict:
     return {"dealt": [list(cards) for cards in state["hand"]["cards"]], "actions": []}
 
 
@@ -106,7 +110,7 @@ def _hand_view(number, hand, record, state, players, teams) -> dict:
             {
                 "number": seat,
                 "player": players[seat],
-                "team": seat % 2 + 1,
+                "team": team_of(seat) + 1,
                 "dealt": [card_view(code, state["kings"]) for code in hand["dealt"][seat]],
                 "final": [card_view(code, state["kings"]) for code in final[seat]],
             }
@@ -118,7 +122,7 @@ def _hand_view(number, hand, record, state, players, teams) -> dict:
     }
 
 
-def _lance_view(rec: dict, players, teams) -> dict:
+def _lance_view(rec: LanceRecord, players, teams) -> dict:
     stake = rec["stake"]
     return {
         "name": vocabulary.lance_name(rec["lance"]),

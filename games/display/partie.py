@@ -1,14 +1,16 @@
 """The partie page's view model: an ended partie explained hand by hand (the table's score
 screen, every decision with the discards named, the four hands as dealt and as shown), and
 the step-by-step replay, every state rebuilt with the engine from the log
-(moderation.replay.replayed, the staff's replay: one rebuild for both)."""
+(games.display.replay.replayed, the staff's replay: one rebuild for both)."""
 
 from django.utils.translation import gettext as _
 
 from games import engine, vocabulary
+from games.display.replay import action_text, replay_game, replayed
 from games.display.score_screen import hand_summary
 from games.display.table_view import card_view
-from moderation.replay import action_text, replay_game, replayed
+from games.engine import State, team_of
+from games.models import GameAction
 
 
 def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
@@ -23,7 +25,7 @@ def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
     teams = summary["teams"]
     final = steps[-1][1] if steps else first
     records = engine.hand_records(final)
-    viewer_team = (viewer_seat or 0) % 2
+    viewer_team = team_of(viewer_seat or 0)
     before = [0, 0]
     hands = []
     for number, (hand, record) in enumerate(zip(summary["hands"], records, strict=False), 1):
@@ -48,7 +50,9 @@ def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
     }
 
 
-def step_view(first: dict, steps: list, players: list[str], step: int | None) -> dict:
+def step_view(
+    first: State, steps: list[tuple[GameAction, State]], players: list[str], step: int | None
+) -> dict:
     """The replay at `step` (0: as dealt; n: after the n-th decision): what each seat held,
     read from the engine's own observation of that seat, who was to act, the last decision."""
     count = len(steps)
@@ -61,7 +65,7 @@ def step_view(first: dict, steps: list, players: list[str], step: int | None) ->
             {
                 "number": seat,
                 "player": players[seat],
-                "team": seat % 2 + 1,
+                "team": team_of(seat) + 1,
                 "cards": [card_view(code, state["kings"]) for code in seen["my_cards"] or []],
                 "to_act": seat in seen["to_act"],
                 "mano": seen["mano"] == seat,

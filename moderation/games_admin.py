@@ -21,10 +21,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import vocabulary
+from games.display.replay import replay_game
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from moderation import services
 from moderation.admin import ModeratorMixin, ReadOnlyInline, reason_action
-from moderation.replay import replay_game
 
 
 class ReadOnlyModelAdmin(ModeratorMixin, admin.ModelAdmin):

@@ -1,0 +1,72 @@
+"""Rules of the code that no import graph shows, read from the source with `ast`: one module
+sends to the channel layer, one function knows the teams, and no listener decides a publish by
+being imported."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The site's packages (bench/ holds a stand-in site of its own, bench/floor_app.py).
+SITE = ("games", "records", "moderation", "accounts", "musweb", "core", "deploy")
+LAYER_CALLS = {"send", "group_send", "group_add", "group_discard", "group_send_blocking"}
+
+
+def site_modules():
+    for package in SITE:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if "migrations" not in path.parts:
+                yield path.relative_to(ROOT).as_posix(), ast.parse(path.read_text())
+
+
+def calls(tree):
+    return (node for node in ast.walk(tree) if isinstance(node, ast.Call))
+
+
+def test_only_broadcast_sends_to_the_channel_layer():
+    """A send, or a group joined or left, on anything named a layer: only games/broadcast.py
+    (a consumer's own `self.send` is its websocket, not the layer)."""
+    senders = {
+        path
+        for path, tree in site_modules()
+        for call in calls(tree)
+        if isinstance(call.func, ast.Attribute)
+        and call.func.attr in LAYER_CALLS
+        and "layer" in ast.unparse(call.func.value)
+    }
+    assert senders == {"games/broadcast.py"}
+
+
+def test_importing_the_live_layer_registers_no_listener():
+    """broadcast skips a publish only for a process whose fan-out listens (its first table
+    socket): importing the sockets' modules must not change what a worker publishes."""
+    code = (
+        "import django; django.setup(); import games.live.consumers; "
+        "from games import broadcast; print(broadcast._local_listeners)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={"DJANGO_SETTINGS_MODULE": "musweb.settings", "SECRET_KEY": "k" * 50, "PATH": ""},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == "None"
+
+
+def test_the_team_of_a_seat_is_only_told_by_team_of():
+    """Teams 0 (seats 0, 2) and 1 (seats 1, 3): `games.engine.team_of`, nowhere `% 2` again
+    (a count's parity, `len(...) % 2`, is no team)."""
+    parities = {
+        path
+        for path, tree in site_modules()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Mod)
+        and isinstance(node.right, ast.Constant)
+        and node.right.value == 2
+        and not (isinstance(node.left, ast.Call) and ast.unparse(node.left.func) == "len")
+    }
+    assert parities == {"games/engine/types.py"}
