@@ -10,10 +10,9 @@ for the seat to act and for a waiting seat, and the POST answer (with a request:
 processors, CSRF token). Prints the median and p90 in ms per render and how many times the
 Django template engine was entered per render (`render_to_string` calls and the backend's
 Template.render calls: none, the regions are Jinja2 templates, games/regions/<name>.html,
-rendered by games.display.shared_regions through table_view.render_region). Not part of the
-tests: figures
-on a shared machine are noisy, run it more than once. --profile prints cProfile's top
-functions for the push of the seat to act (--profile-version: for the version case).
+rendered by games.display.shared_regions through games.display.regions.render_region). Not part
+of the tests: figures on a shared machine are noisy, run it more than once. --profile prints
+cProfile's top functions for the push of the seat to act (--profile-version: for the version case).
 
 The "version" case is what one decision costs in renders: the actor's POST answer (with the
 request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
@@ -40,7 +39,7 @@ from django.test import RequestFactory  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine  # noqa: E402
-from games.display import fragments, game_cache, table_view  # noqa: E402
+from games.display import fragments, game_cache, regions  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
@@ -178,8 +177,8 @@ def region_timings(game: Game, seat: int, count: int) -> dict[str, float]:
         "context": statistics.median(timed(lambda: fragments.table_context(game, seat), count))
     }
     context = dict(fragments.table_context(game, seat), oob=True)
-    for region in table_view.REGIONS:
-        render = lambda region=region: table_view.render_region(region, context)  # noqa: E731
+    for region in regions.REGIONS:
+        render = lambda region=region: regions.render_region(region, context)  # noqa: E731
         render()
         medians[region] = statistics.median(timed(render, count))
     return medians

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.http import QueryDict
 
 from games import forms, selectors
-from games.display import fragments, game_cache, table_view
+from games.display import fragments, game_cache, regions
 from games.models import Game
 from games.services import play
 from games.services.errors import Refused
@@ -79,7 +79,7 @@ def decide(
 def refused(*, user, table_id: int, error: Refused, request=None) -> Answer:
     found = selectors.game_for_player(user=user, table_id=table_id)
     if found is None:
-        flash = table_view.render_region("flash", {"flash": error.message, "oob": True})
+        flash = regions.render_region("flash", {"flash": error.message, "oob": True})
         return Answer(403, flash, None)
     game, seat = found
     html = fragments.table_regions(game, seat, refusal=error.message, request=request)

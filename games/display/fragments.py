@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
+from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
 from games.live import sockets
 from games.models import Game, Table
@@ -195,22 +196,25 @@ def table_context(
     shared = _version_parts(game)
     seats, players = shared["seats"], shared["players"]
     away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
-    context = table_view.table_context(
+    facts = TableFacts(
         engine.observation(game.state, seat),
         players,
         seat,
-        action_url=shared["action_url"],
-        salle_url=shared["salle_url"],
         host_seat=shared["host_seat"],
-        ws_url=shared["ws_url"],
-        flash=flash,
-        refusal=refusal,
         presence=away,
         game_clock=game.clock,
         now_ms=int(time.time() * 1000),
         robots=shared["robots"],
         alike=shared["alike"],
     )
+    page = TablePage(
+        action_url=shared["action_url"],
+        salle_url=shared["salle_url"],
+        ws_url=shared["ws_url"],
+        flash=flash,
+        refusal=refusal,
+    )
+    context = table_view.table_context(facts, page)
     context["heartbeat_ms"] = heartbeat_ms()
     context["fairness"] = shared["fairness"]
     if game.status != Game.Status.PLAYING:

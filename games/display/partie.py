@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 
 from games import engine, vocabulary
 from games.display.replay import action_text, replay_game, replayed
-from games.display.score_screen import hand_summary
+from games.display.score_screen import Sides, hand_summary
 from games.display.table_view import card_view
 from games.engine import State, team_of
 from games.models import GameAction
@@ -32,10 +32,7 @@ def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
         explained = hand_summary(
             record,
             before,
-            game.kings,
-            players,
-            teams,
-            viewer_team,
+            Sides(tuple(players), tuple(teams), viewer_team, game.kings),
             last_of_partie=number == len(records) and final["status"] == "finished",
         )
         hands.append({**hand, "explained": explained})

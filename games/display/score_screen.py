@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.translation import get_language, gettext_lazy
@@ -205,18 +206,24 @@ def lance_row(
     }
 
 
+@dataclass(frozen=True)
+class Sides:
+    """Whom a hand is told to: the names by seat, the teams' labels, the viewer's team, and how
+    many kings the cards count (hashable: the past hands' cache keys hold it)."""
+
+    players: tuple[str, ...]
+    teams: tuple[str, ...]
+    viewer_team: int
+    kings: Kings
+
+
 def hand_summary(
-    record: HandRecord,
-    before: list[int],
-    kings: Kings,
-    players: list[str],
-    teams: list[str],
-    viewer_team: int,
-    *,
-    last_of_partie: bool,
+    record: HandRecord, before: list[int], sides: Sides, *, last_of_partie: bool
 ) -> View:
     """One closed hand: its lance rows, what it gave each team, and how it ended the partie
     (a held órdago, a deje, or the count stopped at 40)."""
+    players, teams = list(sides.players), list(sides.teams)
+    kings, viewer_team = sides.kings, sides.viewer_team
     shown = record.get("hands_shown")
     rows = [lance_row(r, shown, kings, record["mano"], players, teams) for r in record["lances"]]
     after = record["scores_after"]
@@ -284,35 +291,16 @@ def past_hands(
     JSON's cost, written at every render (two records alike but for their keys' order are two
     keys: the hands built again, never the wrong ones)."""
     history = pickle.dumps(hands[: hand_number - 1], protocol=pickle.HIGHEST_PROTOCOL)
-    return _past_hands(
-        history, kings, tuple(players), team_of(viewer), tuple(teams), get_language()
-    )
+    sides = Sides(tuple(players), tuple(teams), team_of(viewer), kings)
+    return _past_hands(history, sides, get_language())
 
 
 @lru_cache(maxsize=1024)
-def _past_hands(
-    history: bytes,
-    kings: Kings,
-    players: tuple[str, ...],
-    mine: int,
-    teams: tuple[str, ...],
-    language: str | None,
-) -> str:
+def _past_hands(history: bytes, sides: Sides, language: str | None) -> str:
     out: list[View] = []
     before: tuple[int, ...] = (0, 0)
     for number, record in enumerate(pickle.loads(history), start=1):
-        out.append(
-            _past_hand(
-                json.dumps(record, sort_keys=True),
-                number,
-                before,
-                kings,
-                players,
-                mine,
-                teams,
-                language,
-            )
-        )
+        out.append(_past_hand(json.dumps(record, sort_keys=True), number, before, sides, language))
         before = tuple(record["scores_after"])
     out.reverse()
     return jinja.macro("games/_score_screen.html", "past_hands", out)
@@ -320,20 +308,12 @@ def _past_hands(
 
 @lru_cache(maxsize=1024)
 def _past_hand(
-    record_json: str,
-    number: int,
-    before: tuple[int, ...],
-    kings: Kings,
-    players: tuple[str, ...],
-    mine: int,
-    teams: tuple[str, ...],
-    language: str | None,
+    record_json: str, number: int, before: tuple[int, ...], sides: Sides, language: str | None
 ) -> View:
     """One previous hand in words (``language``: the cache's key, the words are translated)."""
     record: HandRecord = json.loads(record_json)
-    summary = hand_summary(
-        record, list(before), kings, list(players), list(teams), mine, last_of_partie=False
-    )
+    summary = hand_summary(record, list(before), sides, last_of_partie=False)
+    teams, mine = sides.teams, sides.viewer_team
     after = record["scores_after"]
     lines = []
     for row in summary["rows"]:  # type: ignore[attr-defined]

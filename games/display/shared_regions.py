@@ -2,7 +2,7 @@
 byte for byte rendered once and reused (a push renders every region for each of a game's four
 players at every decision).
 
-The body is exactly :func:`table_view.render_regions`'s (the regions in :data:`REGIONS` order,
+The body is exactly :func:`regions.render_regions`'s (the regions in :data:`REGIONS` order,
 one newline apart, numbers unlocalized), which stays the plain render a test compares with.
 
 A region is also reused from one version of the game to the next while what it shows has not
@@ -31,8 +31,8 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from core import translations
-from games.display import table_view
-from games.display.table_view import REGIONS, View
+from games.display.regions import REGIONS, render_region, with_csrf_token
+from games.display.view_model import View
 
 
 def _flash(context: View) -> View:
@@ -162,19 +162,19 @@ def render_regions(
     context: View, *, request: Any = None, scope: Hashable, memo: RegionMemo = MEMO
 ) -> str:
     """Every region of the table for the viewer of `context`, out of band, as
-    table_view.render_regions renders it; `scope` names the game rendered (its id): regions
+    regions.render_regions renders it; `scope` names the game rendered (its id): regions
     are reused within it only (None: rendered, not kept)."""
     values = dict(context, oob=True)
     if request is None:
         # No token to write in the forms (htmx sends the page's): said, not looked up in vain.
         values.setdefault("csrf_token", None)
-    own = table_view.with_csrf_token(values, request)
+    own = with_csrf_token(values, request)
     viewer = context["table_view"]["viewer"]
     parts = []
     with translations.one_language():
-        language = translations.language()
+        shared_by = (scope, translations.language())
         for name in REGIONS:
-            parts.append(_region(name, context, own, scope, language, viewer, memo))
+            parts.append(_region(name, context, own, shared_by, viewer, memo))
     return "\n".join(parts)
 
 
@@ -182,20 +182,21 @@ def _region(
     name: str,
     context: View,
     own: View,
-    scope: Hashable,
-    language: str | None,
+    shared_by: tuple[Hashable, str | None],
     viewer: int,
     memo: RegionMemo,
 ) -> str:
-    """One region: rendered, or taken from the memo (under its slice's key)."""
+    """One region: rendered, or taken from the memo (under its slice's key); `shared_by`: the
+    game rendered and the language (a region of a game None is rendered, never kept)."""
     region: View | None = None
-    key_scope: tuple[Hashable, ...] = (scope, language)
+    key_scope: tuple[Hashable, ...] = shared_by
+    scope = shared_by[0]
     if scope is not None and name in SLICES:
         region = SLICES[name](context)
     elif scope is not None and name in OWN_SLICES:
-        region, key_scope = OWN_SLICES[name](context), (scope, language, viewer)
+        region, key_scope = OWN_SLICES[name](context), (*shared_by, viewer)
     if region is None:
-        return table_view.render_region(name, own)
+        return render_region(name, own)
     return _shared(name, region, key_scope, memo)
 
 
@@ -206,7 +207,7 @@ def _shared(name: str, region: View, scope: Hashable, memo: RegionMemo) -> str:
         key = None  # something unpicklable in the slice: rendered, never shared
     html = memo.get(key) if key is not None else None
     if html is None:
-        html = table_view.render_region(name, dict(region, oob=True))
+        html = render_region(name, dict(region, oob=True))
         if key is not None:
             memo.put(key, html)
     return html

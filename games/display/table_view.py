@@ -1,64 +1,43 @@
-"""What one player sees at the table: engine observation -> view model -> template context.
-
-Pure functions, no database. The only game input is the viewer's ``Observation``
+"""What one player sees at the table: engine observation -> view model, pure (no database, no
+render: games.display.regions renders it). The only game input is the viewer's ``Observation``
 (games.engine.observation), never the engine state, so nothing hidden can leak. Each region of
-the table (:data:`REGIONS`, each name also the id of its root element and of its Jinja2
-template, templates/jinja2/games/regions/<name>.html, which the page games/table.html shows
-too) has one builder below, in the page's order; :func:`build_table` calls them all and
-:func:`table_context` adds what every form needs (``action_url``, ``salle_url``, ``ws_url``,
-``oob``, ``flash``).
+the table (games.display.regions.REGIONS) has one builder here, in the page's order, the clocks
+(games.display.clocks) and the decision panel (games.display.panel) apart; :func:`build_table`
+calls them all and :func:`table_context` adds what the page's forms need (TablePage).
 
 Forms post ``type``, ``version`` and, by type, ``amount`` (bet), ``to`` (raise) or ``cards``
-(discard, repeated), with ``hx-swap="none"``: the answer holds every region out of band
-(:func:`render_regions`), and static/js/table.js lets htmx swap the 409 and 422 answers too.
-A consumer rendering without a request may put ``csrf_token`` in the context itself.
-
-``presence``: ``{seat: seconds_left}`` of the away seats; static/js/live.js ticks the clock.
-
-``clock``: the game's turn clock (``Game.clock``, None for a game without one) and ``now_ms``
-the server's time it is read at: each seat gets its decision time and reserve left, drawn with
-the deadline and the server's now as data attributes that static/js/clock.js counts down, so a
-reload shows the stored deadline, never a guess. Its ``timed_out`` entries mark the words (and
-the deal) the clock made, "temps écoulé".
+(discard, repeated), with ``hx-swap="none"``: the answer holds every region out of band.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
 from django.dispatch import receiver
-from django.template.context_processors import csrf
 from django.templatetags.static import static
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 
-from core import jinja, translations
+from core import translations
 from core.translations import gettext as _
 from games import vocabulary
 from games.display import answers
-from games.display.score_screen import hand_summary, past_hands
-from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
-from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
-
-REGIONS: tuple[str, ...] = (
-    "flash",
-    "away-banner",
-    "scoreboard",
-    "table-seats",
-    "lance-status",
-    "my-hand",
-    "decision-panel",
-    "hand-log",
-    "score-screen",
+from games.display.clocks import (
+    build_clocks,
+    clock,
+    dealt_by_clock,
+    timed_out_text,
+    timed_out_words,
 )
+from games.display.panel import build_panel, deal_button
+from games.display.score_screen import Sides, hand_summary, past_hands
+from games.display.view_model import TableFacts, TablePage, View
+from games.engine import TARGET, Kings, Lance, Observation, team_of
+from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
 
 POSITIONS: tuple[str, ...] = ("bottom", "right", "top", "left")
 LANCE_ORDER: tuple[Lance, ...] = get_args(Lance)
-QUICK_BETS: tuple[int, ...] = (2, 5, 10)
-
-#: A view model: plain dicts for the templates.
-View = dict[str, Any]
 
 
 RELATIONS: dict[str, str] = {
@@ -70,7 +49,6 @@ RELATIONS: dict[str, str] = {
 #: The viewer's team and the other one, on their side of the table.
 US, THEM = gettext_lazy("Nous"), gettext_lazy("Eux")
 AND_LAST = gettext_lazy("%(names)s et %(last)s")
-TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
 #: A seat's box: its cards face down (the screen reader's name), and its discards so far.
 HIDDEN_CARDS = gettext_lazy("%(cards)s cartes cachées")
 CHANGED = gettext_lazy("a changé %(changed)s")
@@ -165,92 +143,6 @@ def declared(declarations: Declarations) -> list[tuple[Lance, list[bool]]]:
     return [(lance, values) for lance, values in made if values is not None]
 
 
-def clock(seconds: int) -> str:
-    """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def clock_ms(ms: int) -> str:
-    """Milliseconds left as the countdown shows them, whole seconds rounded up: 4001 -> "0:05"."""
-    return clock(-(-max(0, ms) // 1000))
-
-
-#: A running clock is marked for its last seconds (a colour and the words "dernières secondes").
-URGENT_MS = 5000
-
-
-def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> View:
-    """One seat's clock: while it runs (``deadline`` set), the decision time left (``limit_seconds``
-    from ``started``), then the reserve it eats; otherwise the reserve it still has."""
-    reserve_ms = int(entry["reserve_ms"])
-    deadline = entry["deadline"]
-    if deadline is None:
-        return {"running": False, "reserve_left": clock_ms(reserve_ms), "urgent": False}
-    turn_ends = min(int(entry["started"]) + round(limit_seconds * 1000), int(deadline))
-    turn_left = max(0, turn_ends - now_ms)
-    # A decision without a reserve (the deal) has its deadline at its limit: the reserve is kept.
-    reserve_left = (
-        min(reserve_ms, max(0, int(deadline) - max(now_ms, turn_ends)))
-        if deadline > turn_ends
-        else reserve_ms
-    )
-    return {
-        "running": True,
-        "now": now_ms,
-        "turn_ends": turn_ends,
-        "deadline": int(deadline),
-        "turn_left": clock_ms(turn_left),
-        "reserve_left": clock_ms(reserve_left),
-        "in_reserve": turn_left == 0,
-        "urgent": int(deadline) - now_ms <= URGENT_MS,
-    }
-
-
-def build_clocks(
-    game_clock: Mapping[str, Any] | None, observation: Observation, now_ms: int
-) -> list[View | None]:
-    """Each seat's clock by seat number (all None for a game without a clock; None for a
-    robot's seat, which has no time limit)."""
-    if not game_clock or observation["status"] == "finished":
-        return [None] * 4
-    limit = game_clock["deal"] if observation["status"] == "hand_over" else game_clock["turn"]
-    robots = set(game_clock.get("robots", ()))
-    return [
-        None if number in robots else seat_clock(entry, float(limit), now_ms)
-        for number, entry in enumerate(game_clock["seats"])
-    ]
-
-
-def timed_out_words(game_clock: Mapping[str, Any] | None, observation: Observation) -> set[int]:
-    """The indexes of this hand's words the clock made: for each ``timed_out`` entry of the
-    hand, the seat's first word from the entry's ``words`` on."""
-    made: set[int] = set()
-    words = observation["words"]
-    for entry in (game_clock or {}).get("timed_out", []):
-        if entry["hand"] != observation["hand_number"] or entry["type"] == "deal":
-            continue
-        index = next(
-            (i for i in range(entry["words"], len(words)) if words[i]["seat"] == entry["seat"]),
-            None,
-        )
-        if index is not None:
-            made.add(index)
-    return made
-
-
-def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observation) -> bool:
-    """Whether this hand was dealt by the clock (the host's deal at the end of the hand before)."""
-    return any(
-        entry["type"] == "deal" and entry["hand"] + 1 == observation["hand_number"]
-        for entry in (game_clock or {}).get("timed_out", [])
-    )
-
-
-def timed_out_text(text: str) -> str:
-    return vocabulary.in_language(TIMED_OUT) % {"word": text}
-
-
 # ---------------------------------------------------------------- regions, in template order
 
 
@@ -273,21 +165,15 @@ def build_scoreboard(
 
 
 def build_seats(
-    observation: Observation,
-    players: list[str],
-    viewer: int,
-    presence: dict[int, int],
-    clocks: list[View | None] | None = None,
-    by_clock: set[int] | None = None,
-    robots: list[bool] | None = None,
+    facts: TableFacts, viewer: int, clocks: list[View | None], by_clock: set[int]
 ) -> list[View]:
     """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
-    (top), left; each with its ``clock`` (:func:`build_clocks`), its last word, "temps
-    écoulé" when the clock made it (``by_clock``: :func:`timed_out_words`), and whether it is
-    a computer player (``robots``, by seat number)."""
-    clocks = clocks or [None] * 4
-    robots = robots or [False] * 4
-    by_clock = by_clock or set()
+    (top), left; each with its ``clock`` (games.display.clocks.build_clocks), its last word,
+    "temps écoulé" when the clock made it (``by_clock``: clocks.timed_out_words), whether it is
+    a computer player, and its countdown when away."""
+    observation, players = facts.observation, facts.players
+    robots = facts.robots or [False] * 4
+    presence = facts.presence or {}
     to_act = set(observation["to_act"])
     ready = observation["discard_ready"]
     words = observation["words"]
@@ -470,179 +356,6 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
     }
 
 
-def _button(kind: ActionType, css: str = "", **form: Any) -> View:
-    """One form of the decision_button macro (games/_table_parts.html): posts ``type`` (and
-    ``hidden`` / ``number`` fields); ``label`` defaults to the action's."""
-    form.setdefault("label", vocabulary.action_label(kind))
-    form.setdefault("key", shortcut_key(kind))
-    # Every field the macro tests, even when empty: a missing key costs an Undefined each time.
-    return {"type": kind, "button_class": f"tbtn {css}".strip(), **BUTTON_FIELDS, **form}
-
-
-BUTTON_FIELDS: View = {
-    "form_id": "",
-    "form_class": "",
-    "range": None,
-    "hidden": None,
-    "hint": "",
-    "number": None,
-}
-
-
-def shortcut_key(kind: ActionType) -> str:
-    """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
-    one per decision, so no two buttons of a panel share one."""
-    language = vocabulary.active_language()
-    keys = _shortcut_keys.get(language)
-    if keys is None:
-        keys = _shortcut_keys[language] = _translated_shortcut_keys()
-    return keys[kind]
-
-
-#: The shortcut keys by language, translated once (ten pgettext calls per button otherwise).
-_shortcut_keys: dict[str | None, dict[ActionType, str]] = {}
-
-
-def _translated_shortcut_keys() -> dict[ActionType, str]:
-    return {
-        "mus": pgettext("keyboard shortcut of Mus", "M"),
-        "cut": pgettext("keyboard shortcut of Je coupe", "C"),
-        "discard": pgettext("keyboard shortcut of Écarter", "E"),
-        "pass": pgettext("keyboard shortcut of Je passe", "P"),
-        "hold": pgettext("keyboard shortcut of Je tiens", "T"),
-        "refuse": pgettext("keyboard shortcut of Je ne tiens pas", "N"),
-        "bet": pgettext("keyboard shortcut of Mise (free amount)", "S"),
-        "raise": pgettext("keyboard shortcut of Relancer", "R"),
-        "ordago": pgettext("keyboard shortcut of Órdago", "O"),
-        "deal": pgettext("keyboard shortcut of Distribuer la main suivante", "D"),
-    }
-
-
-def _amount_buttons(kind: ActionType, legal: LegalAction) -> list[View]:
-    """A bet: one button per quick amount in the engine's range, then the free amount; a raise:
-    the free amount only."""
-    low, high = legal["min"], legal["max"]
-    if kind == "bet":
-        field, field_id, label = "amount", "bet-amount", _("Points (%(min)s à %(max)s)")
-        quick = [
-            _button(
-                "bet",
-                "tbtn--quick",
-                label=_("Mise %(amount)s") % {"amount": q},
-                form_class="form-quick",
-                hidden={"name": "amount", "value": q},
-                key=str(q)[0],  # the amount's first digit: 2, 5, 1 for 10
-            )
-            for q in QUICK_BETS
-            if low <= q <= high
-        ]
-    else:
-        field, field_id, label = "to", "raise-to", _("Relancer à (%(min)s à %(max)s)")
-        quick = []
-    number = {
-        "id": field_id,
-        "name": field,
-        "label": label % {"min": low, "max": high},
-        "min": low,
-        "max": high,
-    }
-    return [*quick, _button(kind, form_class="form-amount", number=number)]
-
-
-def decision_buttons(legal: list[LegalAction]) -> list[View]:
-    """Every form of the panel, in the panel's order, built only from the engine's ``legal``."""
-    by_type = {item["type"]: item for item in legal}
-    buttons: list[View] = []
-    order: tuple[tuple[ActionType, str], ...] = (
-        ("mus", "tbtn--primary"),
-        ("cut", ""),
-        ("discard", "tbtn--primary"),
-        ("pass", ""),
-        ("hold", "tbtn--primary"),
-        ("refuse", ""),
-        ("bet", ""),
-        ("raise", ""),
-        ("ordago", "tbtn--ordago"),
-    )
-    for kind, css in order:
-        item = by_type.get(kind)
-        if item is None:
-            continue
-        if kind in ("bet", "raise"):
-            buttons += _amount_buttons(kind, item)
-        elif kind == "discard":
-            hint = _("Cochez de %(min)s à %(max)s cartes dans votre main.")
-            buttons.append(
-                _button(
-                    kind,
-                    css,
-                    form_id="discard-form",
-                    range={"min": item["min"], "max": item["max"]},
-                    hint=hint % {"min": item["min"], "max": item["max"]},
-                )
-            )
-        else:
-            buttons.append(_button(kind, css))
-    return buttons
-
-
-def attention_cue(observation: Observation) -> str:
-    """What should catch the viewer's eye outside the page (static/js/attention.js: the title,
-    a sound, a notification): "ordago" or "bet" when they must answer one, "turn" when they
-    have any other decision, else ""."""
-    types = {item["type"] for item in observation["legal"]} - {"deal"}
-    if types & {"hold", "refuse"}:
-        betting = observation["betting"]
-        return "ordago" if betting and betting["stake"] == "ordago" else "bet"
-    return "turn" if types else ""
-
-
-def build_panel(
-    observation: Observation, players: list[str], viewer: int, turn: View, host_seat: int | None
-) -> View:
-    """Region ``decision-panel``: a prompt and the forms, only from observation["legal"]."""
-    legal = observation["legal"]
-    types = {item["type"] for item in legal}
-    prompt = ""
-    if types & {"mus", "cut"}:
-        prompt = _("Mus ou couper ?")
-    elif "discard" in types:
-        d = next(item for item in legal if item["type"] == "discard")
-        prompt = _("Choisissez de %(min)s à %(max)s cartes à écarter.") % {
-            "min": d["min"],
-            "max": d["max"],
-        }
-    elif types & {"hold", "refuse"}:
-        stake = observation["betting"]["stake"] if observation["betting"] else None
-        amount = _("un órdago") if stake == "ordago" else vocabulary.points(stake or 0)
-        prompt = _("On vous mise %(amount)s %(at_lance)s.") % {
-            "amount": amount,
-            "at_lance": vocabulary.at_lance(observation["lance"]),
-        }
-    elif types & {"pass", "bet"}:
-        prompt = _("%(lance)s : à vous.") % {"lance": vocabulary.lance_name(observation["lance"])}
-    # Both partners answer a bet at once: only what can still change the team's answer.
-    legal, partner_note = answers.answer_choices(observation, viewer, players[(viewer + 2) % 4])
-    discard_status = []
-    if observation["phase"] == "discard":
-        ready = observation["discard_ready"]
-        discard_status = [
-            {"name": players[(viewer + i) % 4], "ready": ready[(viewer + i) % 4]} for i in range(4)
-        ]
-    return {
-        "version": observation["version"],
-        "types": sorted(types),
-        "active": bool(types - {"deal"}),
-        "buttons": decision_buttons([item for item in legal if item["type"] != "deal"]),
-        "deal": "deal" in types and host_seat in (None, viewer),
-        "waiting": "" if turn["mine"] else turn["text"],
-        "prompt": prompt,
-        "cue": attention_cue(observation),
-        "partner_note": partner_note,
-        "discard_status": discard_status,
-    }
-
-
 def lance_result_text(record: LanceRecord, players: list[str], teams: list[str]) -> str:
     """A decided lance as the last line of its log section: "Grand : tenue, pour Nous (Ane)."."""
     text = (
@@ -718,19 +431,13 @@ def _hand_points(observation: Observation) -> list[int] | None:
 
 
 def build_score_screen(
-    observation: Observation,
-    players: list[str],
-    viewer: int,
-    teams: list[str],
-    host_seat: int | None,
-    scoreboard: list[View],
-    robots: list[bool] | None = None,
+    facts: TableFacts, viewer: int, teams: list[str], scoreboard: list[View]
 ) -> View | None:
-    """Region ``score-screen`` at hand_over / finished: four hands (``robots``: which seats
-    are computer players), each lance, the totals."""
+    """Region ``score-screen`` at hand_over / finished: four hands, each lance, the totals."""
+    observation, players, host_seat = facts.observation, facts.players, facts.host_seat
     if observation["status"] not in ("hand_over", "finished"):
         return None
-    robots = robots or [False] * 4
+    robots = facts.robots or [False] * 4
     shown = observation["hands_shown"]
     kings = observation["kings"]
     hands = []
@@ -759,10 +466,7 @@ def build_score_screen(
     explained = hand_summary(
         closed,
         records[-2]["scores_after"] if len(records) > 1 else [0, 0],
-        kings,
-        players,
-        teams,
-        team_of(viewer),
+        Sides(tuple(players), tuple(teams), team_of(viewer), kings),
         last_of_partie=observation["status"] == "finished",
     )
     lances = explained["rows"]
@@ -788,7 +492,7 @@ def build_score_screen(
         "totals": scoreboard,
         "finished": observation["status"] == "finished",
         "can_deal": legal_deal and is_host and observation["status"] == "hand_over",
-        "deal_button": _button("deal", "tbtn--primary"),
+        "deal_button": deal_button(),
         "host_deals_text": (
             _("%(name)s distribue la main suivante.") % {"name": host_name} if not is_host else ""
         ),
@@ -853,57 +557,22 @@ def build_announcement(
     return " ".join(part if part[-1] in ".!?…" else f"{part}." for part in parts if part)
 
 
-def build_table(
-    observation: Observation,
-    players: list[str],
-    viewer_seat: int | None,
-    *,
-    host_seat: int | None = None,
-    presence: dict[int, int] | None = None,
-    team_names: list[str] | None = None,
-    game_clock: Mapping[str, Any] | None = None,
-    now_ms: int = 0,
-    robots: list[bool] | None = None,
-    alike: dict | None = None,
-) -> View:
-    """The whole view model of the table for one viewer (the public view sits at seat 0);
-    ``robots``: which seats (by number) are computer players. ``alike``: a dict the caller
-    keeps for one game version and passes to each of its viewers' builds: what the two players
-    of a team see alike (the hand's log, the lance under way, the scoreboard, the past hands,
-    all built from public facts) is built for the first of them and reused for the other."""
+def build_table(facts: TableFacts) -> View:
+    """The whole view model of the table for one viewer (TableFacts). What the two players of a
+    team see alike (the hand's log, the lance under way, the scoreboard, the past hands, all
+    built from public facts) is built for the first of them and kept in ``facts.alike``."""
     with vocabulary.one_language():
-        return _build_table(
-            observation,
-            players,
-            viewer_seat,
-            host_seat=host_seat,
-            presence=presence,
-            team_names=team_names,
-            game_clock=game_clock,
-            now_ms=now_ms,
-            robots=robots,
-            alike=alike,
-        )
+        return _build_table(facts)
 
 
-def _build_table(
-    observation: Observation,
-    players: list[str],
-    viewer_seat: int | None,
-    *,
-    host_seat: int | None,
-    presence: dict[int, int] | None,
-    team_names: list[str] | None,
-    game_clock: Mapping[str, Any] | None,
-    now_ms: int,
-    robots: list[bool] | None,
-    alike: dict | None,
-) -> View:
-    seat = viewer_seat if viewer_seat is not None else observation["seat"]
+def _build_table(facts: TableFacts) -> View:
+    observation, players, host_seat = facts.observation, facts.players, facts.host_seat
+    seat = facts.viewer_seat if facts.viewer_seat is not None else observation["seat"]
     viewer = seat if seat is not None else 0
-    teams = team_labels(seat, team_names)
+    teams = team_labels(seat, facts.team_names)
     # Everything these builders read but the version's public facts (the caller's dict).
     team_key = (team_of(viewer), tuple(teams), translations.language())
+    alike = facts.alike
 
     def for_the_team(name: str, build: Callable[[], Any]) -> Any:
         if alike is None:
@@ -917,9 +586,9 @@ def _build_table(
         host_name: str | None = _("L'hôte")
     else:
         host_name = None if host_seat == viewer else players[host_seat]
-    clocks = build_clocks(game_clock, observation, now_ms)
-    by_clock = timed_out_words(game_clock, observation)
-    seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock, robots)
+    clocks = build_clocks(facts.game_clock, observation, facts.now_ms)
+    by_clock = timed_out_words(facts.game_clock, observation)
+    seats = build_seats(facts, viewer, clocks, by_clock)
     scoreboard = for_the_team(
         "scoreboard", lambda: build_scoreboard(observation, players, viewer, teams)
     )
@@ -929,13 +598,11 @@ def _build_table(
     running = mine if mine is not None and mine["running"] else None
     panel = build_panel(observation, players, viewer, turn, host_seat)
     panel["clock"] = running if panel["active"] else None
-    score_screen = build_score_screen(
-        observation, players, viewer, teams, host_seat, scoreboard, robots
-    )
+    score_screen = build_score_screen(facts, viewer, teams, scoreboard)
     if score_screen is not None:
         score_screen["clock"] = running if score_screen["can_deal"] else None
     kings = observation["kings"]
-    dealt = dealt_by_clock(game_clock, observation)
+    dealt = dealt_by_clock(facts.game_clock, observation)
     return {
         "version": observation["version"],
         "status": observation["status"],
@@ -970,67 +637,14 @@ def _build_table(
     }
 
 
-def table_context(
-    observation: Observation,
-    players: list[str],
-    viewer_seat: int | None,
-    *,
-    action_url: str,
-    salle_url: str = "/",
-    host_seat: int | None = None,
-    ws_url: str | None = None,
-    oob: bool = False,
-    flash: str | None = None,
-    presence: dict[int, int] | None = None,
-    team_names: list[str] | None = None,
-    game_clock: Mapping[str, Any] | None = None,
-    now_ms: int = 0,
-    refusal: str | None = None,
-    robots: list[bool] | None = None,
-    alike: dict | None = None,
-) -> View:
-    """The template context of games/table.html and each of its regions. ``flash`` is a
-    message about the game, at the top; ``refusal`` why the viewer's decision was refused,
-    shown in the decision panel, where they just clicked."""
+def table_context(facts: TableFacts, page: TablePage) -> View:
+    """The template context of games/table.html and each of its regions."""
     return {
-        "table_view": build_table(
-            observation,
-            players,
-            viewer_seat,
-            host_seat=host_seat,
-            presence=presence,
-            team_names=team_names,
-            game_clock=game_clock,
-            now_ms=now_ms,
-            robots=robots,
-            alike=alike,
-        ),
-        "action_url": action_url,
-        "salle_url": salle_url,
-        "ws_url": ws_url,
-        "oob": oob,
-        "flash": flash,
-        "refusal": refusal,
+        "table_view": build_table(facts),
+        "action_url": page.action_url,
+        "salle_url": page.salle_url,
+        "ws_url": page.ws_url,
+        "oob": page.oob,
+        "flash": page.flash,
+        "refusal": page.refusal,
     }
-
-
-def render_regions(context: View, request: Any = None) -> str:
-    """Every region of the table, each root with hx-swap-oob="true", one newline apart: one push
-    / POST body. With a `request` (a POST's answer) the forms carry its CSRF token."""
-    values = with_csrf_token(dict(context, oob=True), request)
-    return "\n".join(render_region(name, values) for name in REGIONS)
-
-
-def render_region(name: str, context: View) -> str:
-    """One region of :data:`REGIONS` (templates/jinja2/games/regions/<name>.html, Jinja2: the
-    table's regions are rendered by it, the page games/table.html included)."""
-    return jinja.render(f"games/regions/{name}.html", context)
-
-
-def with_csrf_token(values: View, request: Any) -> View:
-    """`values` with the request's CSRF token, as Django's csrf context processor gives it:
-    lazy, so that only a render that writes a form asks for one (a token asked for is set
-    again in the answer's cookie). A context's own csrf_token wins, as in a Django render."""
-    if request is not None and "csrf_token" not in values:
-        values["csrf_token"] = csrf(request)["csrf_token"]
-    return values

@@ -7,15 +7,15 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from core import jinja
-from games.display import table_view
+from games.display import regions
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def region(context, name: str) -> SafeString:
-    values = table_view.with_csrf_token(context.flatten(), context.get("request"))
-    return mark_safe(table_view.render_region(name, values))
+    values = regions.with_csrf_token(context.flatten(), context.get("request"))
+    return mark_safe(regions.render_region(name, values))
 
 
 @register.simple_tag

@@ -133,6 +133,7 @@ def test_what_two_partners_see_alike_is_built_once_and_is_what_each_would_see(ca
     an opponent, and each viewer's table is the one built for them alone."""
     from games import engine
     from games.display import fragments, table_view
+    from games.display.view_model import TableFacts
 
     played = decide(cast[0], started_game, 0, {"type": "mus"})
     contexts = [fragments.table_context(played, seat)["table_view"] for seat in range(4)]
@@ -143,13 +144,15 @@ def test_what_two_partners_see_alike_is_built_once_and_is_what_each_would_see(ca
     players = [s.user.username for s in played.seats.all()]
     for seat, view in enumerate(contexts):
         alone = table_view.build_table(
-            engine.observation(played.state, seat),
-            players,
-            seat,
-            host_seat=0,
-            game_clock=played.clock,
-            now_ms=0,
-            robots=[False] * 4,
+            TableFacts(
+                engine.observation(played.state, seat),
+                players,
+                seat,
+                host_seat=0,
+                game_clock=played.clock,
+                now_ms=0,
+                robots=[False] * 4,
+            )
         )
         for name in ("log", "lance_status", "scoreboard", "past_hands", "my_cards"):
             assert view[name] == alone[name], (seat, name)

@@ -105,7 +105,7 @@ def test_no_one_away_the_banner_is_hidden_but_still_says_the_partie_status():
 
 
 def test_the_banner_is_pushed_with_the_regions():
-    from games.display.table_view import render_regions
+    from games.display.regions import render_regions
     from tests.presentation.helpers import context
 
     regions = render_regions(context(O.base(1), O.PLAYERS, 1, presence={3: 30}))

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import broadcast
-from games.display.table_view import REGIONS
+from games.display.regions import REGIONS
 from games.engine import SeededShuffler
 from games.models import Game
 from games.services import play

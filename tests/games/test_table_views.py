@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.display.table_view import REGIONS
+from games.display.regions import REGIONS
 from games.engine import SeededShuffler, to_act
 from games.models import Game, GameAction
 from games.services import play

@@ -9,7 +9,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from games.display.table_view import render_region, table_context, with_csrf_token
+from games.display.regions import render_region, with_csrf_token
+from games.display.table_view import table_context
+from games.display.view_model import TableFacts, TablePage
 
 ACTION_URL = "/parties/7/action/"
 SALLE_URL = "/salle/"
@@ -28,10 +30,15 @@ def request():
     return req
 
 
+PAGE_FIELDS = ("action_url", "salle_url", "ws_url", "oob", "flash", "refusal")
+
+
 def context(observation, players, viewer, **kwargs):
-    kwargs.setdefault("action_url", ACTION_URL)
-    kwargs.setdefault("salle_url", SALLE_URL)
-    return table_context(observation, players, viewer, **kwargs)
+    """games.display.table_view.table_context, its TableFacts and TablePage fields as keywords."""
+    page = {name: kwargs.pop(name) for name in PAGE_FIELDS if name in kwargs}
+    page.setdefault("action_url", ACTION_URL)
+    page.setdefault("salle_url", SALLE_URL)
+    return table_context(TableFacts(observation, players, viewer, **kwargs), TablePage(**page))
 
 
 def render_page(observation, players, viewer, **kwargs) -> str:

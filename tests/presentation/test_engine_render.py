@@ -11,7 +11,7 @@ import pytest
 
 from games import engine, vocabulary
 from games.display.answers import answer_choices
-from games.display.table_view import render_regions
+from games.display.regions import render_regions
 from games.engine import SeededShuffler
 from tests.presentation.helpers import codes_in, context, field, parse_forms, render_page, request
 

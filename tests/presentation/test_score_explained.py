@@ -10,8 +10,9 @@ import pytest
 
 from games import engine
 from games.display.answers import answer_choices
-from games.display.score_screen import hand_summary
+from games.display.score_screen import Sides, hand_summary
 from games.display.table_view import build_table
+from games.display.view_model import TableFacts
 from games.engine import SeededShuffler, random_play
 from tests.presentation.helpers import codes_in, parse_forms, render_page
 
@@ -108,7 +109,7 @@ def test_a_partner_hold_hides_the_refusal_that_would_change_nothing():
 
 def test_a_partner_raise_to_40_leaves_no_raise_at_all():
     state = act(cut(1), (0, {"type": "bet", "amount": 2}), (1, {"type": "raise", "to": 40}))
-    vm = build_table(engine.observation(state, 3), P, 3)
+    vm = build_table(TableFacts(engine.observation(state, 3), P, 3))
     assert [b["type"] for b in vm["panel"]["buttons"]] == ["hold", "ordago"]
 
 
@@ -126,7 +127,9 @@ def test_the_log_says_which_of_two_answers_counted(second, counted):
     for seat in range(4):
         assert counted in text_of(page(state, seat))
     lines = [
-        line for s in build_table(engine.observation(state, 0), P, 0)["log"] for line in s["lines"]
+        line
+        for s in build_table(TableFacts(engine.observation(state, 0), P, 0))["log"]
+        for line in s["lines"]
     ]
     assert (
         lines.index(counted)
@@ -256,9 +259,8 @@ def test_what_each_lance_gives_agrees_with_the_engine_count():
         state = random_play.play_partie(seed)
         before = [0, 0]
         for record in state["hands"]:
-            summary = hand_summary(
-                record, before, state["kings"], P, ["A", "B"], 0, last_of_partie=False
-            )
+            sides = Sides(tuple(P), ("A", "B"), 0, state["kings"])
+            summary = hand_summary(record, before, sides, last_of_partie=False)
             if record is not state["hands"][-1]:  # the last one ended the partie
                 for row, lance in zip(summary["rows"], record["lances"], strict=True):
                     assert row["due"] == lance["points"], (seed, lance, row)

@@ -1,6 +1,6 @@
 """The regions rendered once per game version and reused for the other seats
 (games.display.shared_regions) say byte for byte what the plain render
-(table_view.render_regions) says, for every seat of many moments of random parties, with and
+(regions.render_regions) says, for every seat of many moments of random parties, with and
 without a request: a shared region that read anything outside its declared slice would render
 it empty, and a slice missing something a viewer sees differently would be reused wrongly."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.test import RequestFactory
 
 from games import engine, selectors
-from games.display import fragments, shared_regions, table_view
+from games.display import fragments, regions, shared_regions
 from tests.presentation import table_states as T
 
 FLASH = "La table a changé : voici la situation à jour."
@@ -54,7 +54,7 @@ def differences(games, memo):
     """The (game, version, seat) whose shared render is not the plain one."""
     for game in games:
         for context, request in renders(game):
-            plain = table_view.render_regions(context, request=request)
+            plain = regions.render_regions(context, request=request)
             shared = shared_regions.render_regions(
                 context, request=request, scope=game.pk, memo=memo
             )
@@ -145,7 +145,7 @@ def test_renders_in_several_threads_share_one_memo(frozen):
                 expected[(game.pk, game.version, id(context))] = (
                     game,
                     context,
-                    table_view.render_regions(context),
+                    regions.render_regions(context),
                 )
     wrong = []
 

@@ -1,7 +1,7 @@
 """Each decision's button names its key (static/js/shortcuts.js): one key per decision, shown on
 the button and declared to assistive technology, outside the button's name."""
 
-from games.display.table_view import decision_buttons, shortcut_key
+from games.display.panel import decision_buttons, shortcut_key
 from tests.presentation import observations as O
 from tests.presentation.helpers import parse_forms, render_partial
 

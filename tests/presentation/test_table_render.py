@@ -4,13 +4,9 @@ import re
 
 import pytest
 
-from games.display.table_view import (
-    REGIONS,
-    build_table,
-    render_region,
-    render_regions,
-    with_csrf_token,
-)
+from games.display.regions import REGIONS, render_region, render_regions, with_csrf_token
+from games.display.table_view import build_table
+from games.display.view_model import TableFacts
 from tests.presentation import observations as O
 from tests.presentation.helpers import (
     ACTION_URL,
@@ -40,7 +36,7 @@ def types_offered(html):
 
 def test_seats_are_placed_relative_to_the_viewer():
     for viewer in range(4):
-        vm = build_table(O.base(viewer), P, viewer)
+        vm = build_table(TableFacts(O.base(viewer), P, viewer))
         pos = vm["by_position"]
         assert pos["bottom"]["seat"] == viewer
         assert pos["right"]["seat"] == (viewer + 1) % 4  # next to speak, counter-clockwise
@@ -51,7 +47,7 @@ def test_seats_are_placed_relative_to_the_viewer():
 
 def test_scoreboard_is_nous_then_eux_from_the_viewer_side():
     obs = O.base(1)
-    vm = build_table(obs, P, 1)
+    vm = build_table(TableFacts(obs, P, 1))
     assert [(t["label"], t["score"]) for t in vm["scoreboard"]] == [("Nous", 11), ("Eux", 6)]
     assert vm["scoreboard"][0]["names"] == "Bixente et Dani"
     html = render_partial("scoreboard", obs, P, 1)
@@ -59,7 +55,7 @@ def test_scoreboard_is_nous_then_eux_from_the_viewer_side():
 
 
 def test_team_names_can_replace_nous_eux():
-    vm = build_table(O.base(0), P, 0, team_names=["Les Rouges", "Les Bleus"])
+    vm = build_table(TableFacts(O.base(0), P, 0, team_names=["Les Rouges", "Les Bleus"]))
     assert [t["label"] for t in vm["scoreboard"]] == ["Les Rouges", "Les Bleus"]
 
 
@@ -74,7 +70,7 @@ def test_mano_and_turn_markers():
 
 def test_first_speaker_before_anyone_cut_in_hand_one():
     obs = O.base(0, mano=None, first_speaker=3)
-    vm = build_table(obs, P, 0)
+    vm = build_table(TableFacts(obs, P, 0))
     assert [s["seat"] for s in vm["seats"] if s["is_first_speaker"]] == [3]
     assert not any(s["is_mano"] for s in vm["seats"])
 
@@ -369,10 +365,10 @@ def test_partie_over_without_showdown():
 
 
 def test_turn_text_at_the_end_of_a_hand():
-    assert build_table(O.hand_over(0), P, 0, host_seat=0)["turn"]["text"] == (
+    assert build_table(TableFacts(O.hand_over(0), P, 0, host_seat=0))["turn"]["text"] == (
         "Fin de la main : à vous de distribuer la suivante."
     )
-    assert build_table(O.hand_over(3), P, 3, host_seat=0)["turn"]["text"] == (
+    assert build_table(TableFacts(O.hand_over(3), P, 3, host_seat=0))["turn"]["text"] == (
         "Fin de la main : Ane distribue la suivante."
     )
 

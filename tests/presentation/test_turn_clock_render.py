@@ -3,7 +3,9 @@
 
 import re
 
-from games.display.table_view import build_table, seat_clock
+from games.display.clocks import seat_clock
+from games.display.table_view import build_table
+from games.display.view_model import TableFacts
 from tests.presentation import observations as O
 from tests.presentation.helpers import render_partial
 
@@ -59,7 +61,7 @@ def test_a_seat_deciding_shows_its_time_and_reserve_the_others_their_reserve():
 
 
 def test_once_the_decision_time_is_spent_the_reserve_runs_and_its_last_seconds_are_marked():
-    vm = build_table(O.base(0), P, 0, game_clock=game_clock({0: 40_000}), now_ms=NOW)
+    vm = build_table(TableFacts(O.base(0), P, 0, game_clock=game_clock({0: 40_000}), now_ms=NOW))
     ane = vm["seats"][0]["clock"]
     assert ane["in_reserve"] and ane["turn_left"] == "0:00" and ane["reserve_left"] == "1:50"
     assert not ane["urgent"]
@@ -72,7 +74,9 @@ def test_once_the_decision_time_is_spent_the_reserve_runs_and_its_last_seconds_a
 
 
 def test_a_partly_spent_reserve_is_shown_while_waiting():
-    vm = build_table(O.base(3), P, 3, game_clock=game_clock(reserve_ms=75_000), now_ms=NOW)
+    vm = build_table(
+        TableFacts(O.base(3), P, 3, game_clock=game_clock(reserve_ms=75_000), now_ms=NOW)
+    )
     assert [s["clock"]["reserve_left"] for s in vm["seats"]] == ["1:15"] * 4
     assert not any(s["clock"]["running"] for s in vm["seats"])
 
@@ -87,7 +91,7 @@ def test_the_player_to_act_sees_their_clock_in_their_panel_the_others_do_not():
 
 def test_the_discard_runs_one_clock_per_seat_still_choosing():
     clock = game_clock({0: 3_000, 2: 3_000})
-    vm = build_table(O.discard(0), P, 0, game_clock=clock, now_ms=NOW)
+    vm = build_table(TableFacts(O.discard(0), P, 0, game_clock=clock, now_ms=NOW))
     assert [s["clock"]["running"] for s in vm["seats"]] == [True, False, True, False]
     assert vm["panel"]["clock"]["turn_left"] == "0:27"
 
@@ -105,7 +109,7 @@ def test_the_host_deal_has_its_own_limit_on_the_score_screen():
 def test_a_game_without_a_clock_shows_none():
     html = render_partial("table-seats", O.base(0), P, 0)
     assert "tclock" not in html
-    assert all(s["clock"] is None for s in build_table(O.base(0), P, 0)["seats"])
+    assert all(s["clock"] is None for s in build_table(TableFacts(O.base(0), P, 0))["seats"])
 
 
 def test_seat_clock_rounds_up_and_never_goes_below_zero():
@@ -119,7 +123,7 @@ def test_seat_clock_rounds_up_and_never_goes_below_zero():
 def test_a_word_the_clock_made_says_temps_ecoule_in_the_log_and_on_the_seat():
     # Camille's first word from index 9 on is her pass at the Grand (index 11).
     clock = game_clock(timed_out=[{"hand": 1, "seat": 2, "words": 9, "type": "pass"}])
-    vm = build_table(O.betting_open(0), P, 0, game_clock=clock, now_ms=NOW)
+    vm = build_table(TableFacts(O.betting_open(0), P, 0, game_clock=clock, now_ms=NOW))
     lines = [line for section in vm["log"] for line in section["lines"]]
     assert [line for line in lines if "temps écoulé" in line] == [
         "Camille : Je passe (temps écoulé)"
@@ -129,7 +133,7 @@ def test_a_word_the_clock_made_says_temps_ecoule_in_the_log_and_on_the_seat():
     html = render_partial("table-seats", O.betting_open(0), P, 0, game_clock=clock, now_ms=NOW)
     assert '<span class="bubble bubble--timed-out">Je passe (temps écoulé)</span>' in html
     other_hand = game_clock(timed_out=[{"hand": 2, "seat": 2, "words": 9, "type": "pass"}])
-    vm = build_table(O.betting_open(0), P, 0, game_clock=other_hand, now_ms=NOW)
+    vm = build_table(TableFacts(O.betting_open(0), P, 0, game_clock=other_hand, now_ms=NOW))
     assert not any("temps écoulé" in line for s in vm["log"] for line in s["lines"])
 
 

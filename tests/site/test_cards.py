@@ -10,7 +10,8 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils.html import escape
 
-from games.display.table_view import card_view, render_regions
+from games.display.regions import render_regions
+from games.display.table_view import card_view
 from games.engine.cards import CARD_CODES
 from tests.presentation import observations as O
 from tests.presentation.helpers import codes_in, context, render_page, request

@@ -70,3 +70,35 @@ def test_the_team_of_a_seat_is_only_told_by_team_of():
         and not (isinstance(node.left, ast.Call) and ast.unparse(node.left.func) == "len")
     }
     assert parities == {"games/engine/types.py"}
+
+
+def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    args = function.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return [name for name in names if name not in ("self", "cls")]
+
+
+def test_no_function_of_the_display_takes_more_than_six_parameters():
+    """More is a view model passed in pieces: a dataclass (games.display.view_model) holds it."""
+    crowded = [
+        (path, node.name)
+        for path, tree in site_modules()
+        if path.startswith("games/display/")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and len(parameters(node)) > 6
+    ]
+    assert crowded == []
+
+
+def test_the_table_view_model_renders_nothing():
+    """games.display.table_view builds plain data; games.display.regions is the one render."""
+    tree = ast.parse((ROOT / "games/display/table_view.py").read_text())
+    imported = {
+        alias.name if isinstance(node, ast.Import) else f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    renderers = {"core.jinja", "games.display.regions", "django.template."}
+    assert not {name for name in imported if name.startswith(tuple(renderers))}

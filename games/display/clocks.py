@@ -1,0 +1,100 @@
+"""The turn clock as the table shows it: each seat's decision time and reserve left, read from
+Game.clock against the server's time (static/js/clock.js counts down from the same data), and
+the words and deals the clock made, marked "temps écoulé"."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from games import vocabulary
+from games.display.view_model import View
+from games.engine import Observation
+
+TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
+
+
+def clock(seconds: int) -> str:
+    """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
+    seconds = max(0, int(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def clock_ms(ms: int) -> str:
+    """Milliseconds left as the countdown shows them, whole seconds rounded up: 4001 -> "0:05"."""
+    return clock(-(-max(0, ms) // 1000))
+
+
+#: A running clock is marked for its last seconds (a colour and the words "dernières secondes").
+URGENT_MS = 5000
+
+
+def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> View:
+    """One seat's clock: while it runs (``deadline`` set), the decision time left (``limit_seconds``
+    from ``started``), then the reserve it eats; otherwise the reserve it still has."""
+    reserve_ms = int(entry["reserve_ms"])
+    deadline = entry["deadline"]
+    if deadline is None:
+        return {"running": False, "reserve_left": clock_ms(reserve_ms), "urgent": False}
+    turn_ends = min(int(entry["started"]) + round(limit_seconds * 1000), int(deadline))
+    turn_left = max(0, turn_ends - now_ms)
+    # A decision without a reserve (the deal) has its deadline at its limit: the reserve is kept.
+    reserve_left = (
+        min(reserve_ms, max(0, int(deadline) - max(now_ms, turn_ends)))
+        if deadline > turn_ends
+        else reserve_ms
+    )
+    return {
+        "running": True,
+        "now": now_ms,
+        "turn_ends": turn_ends,
+        "deadline": int(deadline),
+        "turn_left": clock_ms(turn_left),
+        "reserve_left": clock_ms(reserve_left),
+        "in_reserve": turn_left == 0,
+        "urgent": int(deadline) - now_ms <= URGENT_MS,
+    }
+
+
+def build_clocks(
+    game_clock: Mapping[str, Any] | None, observation: Observation, now_ms: int
+) -> list[View | None]:
+    """Each seat's clock by seat number (all None for a game without a clock; None for a
+    robot's seat, which has no time limit)."""
+    if not game_clock or observation["status"] == "finished":
+        return [None] * 4
+    limit = game_clock["deal"] if observation["status"] == "hand_over" else game_clock["turn"]
+    robots = set(game_clock.get("robots", ()))
+    return [
+        None if number in robots else seat_clock(entry, float(limit), now_ms)
+        for number, entry in enumerate(game_clock["seats"])
+    ]
+
+
+def timed_out_words(game_clock: Mapping[str, Any] | None, observation: Observation) -> set[int]:
+    """The indexes of this hand's words the clock made: for each ``timed_out`` entry of the
+    hand, the seat's first word from the entry's ``words`` on."""
+    made: set[int] = set()
+    words = observation["words"]
+    for entry in (game_clock or {}).get("timed_out", []):
+        if entry["hand"] != observation["hand_number"] or entry["type"] == "deal":
+            continue
+        index = next(
+            (i for i in range(entry["words"], len(words)) if words[i]["seat"] == entry["seat"]),
+            None,
+        )
+        if index is not None:
+            made.add(index)
+    return made
+
+
+def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observation) -> bool:
+    """Whether this hand was dealt by the clock (the host's deal at the end of the hand before)."""
+    return any(
+        entry["type"] == "deal" and entry["hand"] + 1 == observation["hand_number"]
+        for entry in (game_clock or {}).get("timed_out", [])
+    )
+
+
+def timed_out_text(text: str) -> str:
+    return vocabulary.in_language(TIMED_OUT) % {"word": text}
