@@ -49,7 +49,7 @@ def apply(
         version=version,
         action=action,
         committed=remembered,
-        known=game_cache.latest,
+        known=game_cache.latest(table_id=table_id),
     )
 
 

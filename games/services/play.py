@@ -102,15 +102,15 @@ def game_apply_action(
     table_id: int | None = None,
     game_id: int | None = None,
     committed: Callable[[Game], None] | None = None,
-    known: Callable[..., Game | None] | None = None,
+    known: Game | None = None,
 ) -> Game:
     """Apply one decision of `user` if it was taken at the current `version`, to the game of
     `table_id` (the table's POST endpoint: no query to find the game first, a table has one
     game) or to the game `game_id`. Returns the game with its table and its seats (and their
     users) prefetched, for the actor's own render. `committed(game)` runs once the decision
     is committed, before its broadcast (the web process caches the game its sockets render).
-    `known(game_id=, table_id=)`: a copy of the game at hand (that cache), reused if it is
-    still the current version (locks.game_to_play_from)."""
+    `known`: a copy of that game at hand (that cache), reused if it is still the current
+    version (locks.game_to_play_from)."""
     if (table_id is None) == (game_id is None):
         raise TypeError("game_apply_action needs one of table_id and game_id")
     with transaction.atomic():
@@ -334,10 +334,9 @@ def _result_expression(game: Game):
     )
 
 
-def _lock_game_to_play(game_id, *, table_id=None, known=None) -> Game:
-    cached = known(game_id=game_id, table_id=table_id) if known is not None else None
-    if cached is not None:
-        game = locks.game_to_play_from(cached)
+def _lock_game_to_play(game_id, *, table_id=None, known: Game | None = None) -> Game:
+    if known is not None and (known.pk == game_id or known.table_id == table_id):
+        game = locks.game_to_play_from(known)
     else:
         try:
             if table_id is None:

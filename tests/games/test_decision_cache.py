@@ -156,3 +156,29 @@ def test_what_two_partners_see_alike_is_built_once_and_is_what_each_would_see(ca
         )
         for name in ("log", "lance_status", "scoreboard", "past_hands", "my_cards"):
             assert view[name] == alone[name], (seat, name)
+
+
+def test_the_service_is_given_the_known_game_itself_and_uses_it_for_its_own_table_only(
+    cast, started_game, django_assert_num_queries
+):
+    shown = cached(started_game)
+    stranger = copy.copy(shown)  # a copy of some other table's game: never played on here
+    stranger.pk, stranger.table_id = -1, -1
+    played = play.game_apply_action(
+        table_id=started_game.table_id,
+        user=cast[0],
+        version=0,
+        action={"type": "mus"},
+        known=stranger,
+    )
+    assert played.pk == started_game.pk and played.version == 1
+    shown = cached(played)
+    with django_assert_num_queries(4):  # the known copy reused: one locking query, no reads
+        again = play.game_apply_action(
+            table_id=started_game.table_id,
+            user=cast[1],
+            version=1,
+            action={"type": "mus"},
+            known=shown,
+        )
+    assert again is not shown and again.version == 2
