@@ -1,10 +1,12 @@
-"""Django's gettext, with the active language and catalog looked up once for a block of work.
+"""Django's gettext, with the active language and catalog looked up once for a block of work:
+the one place that pins a language.
 
 Django finds the active catalog at every string, through asgiref's Local (a context variable
-behind a lock); the table's view model and regions translate a few hundred strings per game
-version. Within `one_language()` (synchronous work in one thread that does not switch
-languages) `gettext`, `ngettext` and `language` use the catalog and the language active when
-the block started; outside it they are Django's.
+behind a lock), and a lazy string translates itself again at every use; the table's view model
+and regions translate a few hundred strings per game version. Within `one_language()`
+(synchronous work in one thread that does not switch languages) `gettext`, `ngettext`,
+`in_language` and `language` use the language and catalog active when the block started;
+outside it they are Django's.
 """
 
 from __future__ import annotations
@@ -15,19 +17,43 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import trans_real
 
 _pinned = threading.local()
+
+#: Module-level lazy strings as translated, by language and by the string's id. Each entry
+#: keeps its lazy string, so no other object can take its id while it is there (meant for
+#: module constants: a bounded set); dict reads and writes are atomic.
+_lazy_words: dict[str | None, dict[int, tuple[Promise, str]]] = {}
 
 
 @contextmanager
 def one_language() -> Iterator[None]:
     outer = getattr(_pinned, "value", None)
-    _pinned.value = (translation.get_language(), trans_real.catalog())
+    language = translation.get_language()
+    _pinned.value = (language, trans_real.catalog(), _words(language))
     try:
         yield
     finally:
         _pinned.value = outer
+
+
+def in_language(word: Promise) -> str:
+    """A module-level lazy string (``gettext_lazy``) in the active language."""
+    pinned = getattr(_pinned, "value", None)
+    words = pinned[2] if pinned is not None else _words(translation.get_language())
+    entry = words.get(id(word))
+    if entry is None or entry[0] is not word:
+        entry = words[id(word)] = (word, str(word))
+    return entry[1]
+
+
+def _words(language: str | None) -> dict[int, tuple[Promise, str]]:
+    words = _lazy_words.get(language)
+    if words is None:
+        words = _lazy_words.setdefault(language, {})
+    return words
 
 
 def _catalog() -> Any:

@@ -8,15 +8,9 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from core import translations
-from core.translations import gettext, ngettext
+from core.translations import gettext, in_language, ngettext
 from games.engine import ActionType, Lance, Outcome, Phase, Word
 
 RANK_NAMES: dict[int, str] = {
@@ -140,53 +134,6 @@ ILLEGAL_MESSAGES: dict[str, str] = {
     "invalid_reshuffle": _("Ordre de la nouvelle pioche invalide."),
     "invalid_argument": _("Partie mal configurée : 4 ou 8 rois, et une main de 0 à 3."),
 }
-
-
-#: The words of this module (and of the table's view model) as translated, by language and by
-#: the id of their lazy string: translating a lazy string looks up the active language and
-#: then each catalog at every use, and the table's renders use hundreds. Each entry keeps its
-#: lazy string, so no other object can take its id while it is there (meant for module
-#: constants: a bounded set); dict reads and writes are atomic.
-_translated: dict[str | None, dict[int, tuple[Promise, str]]] = {}
-#: The words of the language `one_language` pinned in this thread, if any.
-_pinned = threading.local()
-
-
-def in_language(word: Promise) -> str:
-    """A module-level lazy string (``gettext_lazy``) in the active language."""
-    words = getattr(_pinned, "words", None)
-    if words is None:
-        words = _words(translations.language())
-    entry = words.get(id(word))
-    if entry is None or entry[0] is not word:
-        entry = words[id(word)] = (word, str(word))
-    return entry[1]
-
-
-@contextmanager
-def one_language() -> Iterator[None]:
-    """Within this block, which must not switch languages (one synchronous build of a view),
-    `in_language` looks the active language up once: the look-up costs as much as the rest.
-    The language and gettext's catalog are pinned by core.translations."""
-    outer = getattr(_pinned, "words", None)
-    with translations.one_language():
-        _pinned.words = _words(translations.language())
-        try:
-            yield
-        finally:
-            _pinned.words = outer
-
-
-def active_language() -> str | None:
-    """get_language(), looked up once within `one_language`."""
-    return translations.language()
-
-
-def _words(language: str | None) -> dict[int, tuple[Promise, str]]:
-    words = _translated.get(language)
-    if words is None:
-        words = _translated.setdefault(language, {})
-    return words
 
 
 BET_WORD = _("Mise %(amount)s")

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from games import vocabulary
+from core.translations import in_language
 from games.display.view_model import View
 from games.engine import Observation
 
@@ -97,4 +97,4 @@ def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observatio
 
 
 def timed_out_text(text: str) -> str:
-    return vocabulary.in_language(TIMED_OUT) % {"word": text}
+    return in_language(TIMED_OUT) % {"word": text}

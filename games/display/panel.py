@@ -5,6 +5,7 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
+from core import translations
 from core.translations import gettext as _
 from games import vocabulary
 from games.display import answers
@@ -36,7 +37,7 @@ BUTTON_FIELDS: View = {
 def shortcut_key(kind: ActionType) -> str:
     """The key that presses a decision's button (static/js/shortcuts.js): a French mnemonic,
     one per decision, so no two buttons of a panel share one."""
-    language = vocabulary.active_language()
+    language = translations.language()
     keys = _shortcut_keys.get(language)
     if keys is None:
         keys = _shortcut_keys[language] = _translated_shortcut_keys()

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 
 from core import translations
 from core.translations import gettext as _
+from core.translations import in_language
 from games import vocabulary
 from games.display import answers
 from games.display.clocks import (
@@ -56,7 +57,7 @@ CHANGED = gettext_lazy("a changé %(changed)s")
 
 def relation(position: str) -> str:
     """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
-    return vocabulary.in_language(RELATIONS[position])
+    return in_language(RELATIONS[position])
 
 
 # ---------------------------------------------------------------- small helpers
@@ -70,7 +71,7 @@ def card_view(code: str, kings: Kings = 4) -> View:
     """Everything a template needs to draw one face-up card. In a game with eight ``kings`` a
     three or a two says what it counts as: ``counts_as`` ("roi", "as"), drawn as a small "= roi"
     under its rank, and its screen-reader name "Trois de coupes (compte comme un roi)"."""
-    key = (vocabulary.active_language(), code, kings)
+    key = (translations.language(), code, kings)
     view = _card_views.get(key)
     if view is None:
         view = _card_views[key] = _new_card_view(code, kings)
@@ -115,15 +116,15 @@ def team_labels(viewer: int | None, team_names: list[str] | None = None) -> list
     if viewer is None:
         return [_("Équipe 1"), _("Équipe 2")]
     labels = ["", ""]
-    labels[team_of(viewer)] = vocabulary.in_language(US)
-    labels[1 - team_of(viewer)] = vocabulary.in_language(THEM)
+    labels[team_of(viewer)] = in_language(US)
+    labels[1 - team_of(viewer)] = in_language(THEM)
     return labels
 
 
 def join_names(names: list[str]) -> str:
     if len(names) < 2:
         return "".join(names)
-    return vocabulary.in_language(AND_LAST) % {"names": ", ".join(names[:-1]), "last": names[-1]}
+    return in_language(AND_LAST) % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def lance_winner(record: LanceRecord, players: list[str], teams: list[str]) -> str | None:
@@ -192,7 +193,7 @@ def build_seats(
             {
                 "lance": vocabulary.lance_name(lance),
                 "has": values[seat],
-                "text": vocabulary.in_language(vocabulary.YES if values[seat] else vocabulary.NO),
+                "text": in_language(vocabulary.YES if values[seat] else vocabulary.NO),
             }
             for lance, values in declared(declarations)
         ]
@@ -214,14 +215,14 @@ def build_seats(
                 "discard_ready": ready[seat] if in_discard else None,
                 "changed": changed,
                 "changed_total": sum(changed),
-                "changed_text": vocabulary.in_language(CHANGED)
+                "changed_text": in_language(CHANGED)
                 % {"changed": ", ".join(str(n) for n in changed)},
                 "last_word": last_word,
                 "last_word_timed_out": last_index in by_clock,
                 "clock": clocks[seat],
                 "declarations": decl,
                 "backs": backs,
-                "hidden_cards": vocabulary.in_language(HIDDEN_CARDS) % {"cards": len(backs)},
+                "hidden_cards": in_language(HIDDEN_CARDS) % {"cards": len(backs)},
                 "away": away is not None,
                 "away_seconds": away,
                 "away_clock": clock(away) if away is not None else "",
@@ -328,7 +329,7 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
                 {
                     "name": players[s],
                     "has": values[s],
-                    "text": vocabulary.in_language(vocabulary.YES if values[s] else vocabulary.NO),
+                    "text": in_language(vocabulary.YES if values[s] else vocabulary.NO),
                 }
                 for s in range(4)
             ],
@@ -339,7 +340,7 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
     return {
         "title": vocabulary.lance_name(lance)
         if lance
-        else vocabulary.in_language(vocabulary.PHASE_NAMES[phase]),
+        else in_language(vocabulary.PHASE_NAMES[phase]),
         "lance": lance,
         "phase": phase,
         "hand_number": observation["hand_number"],
@@ -561,7 +562,7 @@ def build_table(facts: TableFacts) -> View:
     """The whole view model of the table for one viewer (TableFacts). What the two players of a
     team see alike (the hand's log, the lance under way, the scoreboard, the past hands, all
     built from public facts) is built for the first of them and kept in ``facts.alike``."""
-    with vocabulary.one_language():
+    with translations.one_language():
         return _build_table(facts)
 
 

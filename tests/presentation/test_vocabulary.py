@@ -1,5 +1,6 @@
 import pytest
 
+from core import translations
 from games import vocabulary
 
 
@@ -92,8 +93,8 @@ def test_a_translated_word_is_its_own_lazy_strings_in_the_active_language():
     from django.utils.translation import gettext_lazy
 
     for n in range(50):  # short-lived lazy strings, whose ids the next ones may take
-        assert vocabulary.in_language(gettext_lazy(f"mot {n}")) == f"mot {n}"
-    with translation.override("de"), vocabulary.one_language():
-        assert vocabulary.active_language() == "de"
+        assert translations.in_language(gettext_lazy(f"mot {n}")) == f"mot {n}"
+    with translation.override("de"), translations.one_language():
+        assert translations.language() == "de"
         assert vocabulary.lance_name("grand") == str(vocabulary.LANCE_NAMES["grand"])
-    assert vocabulary.active_language() == translation.get_language()
+    assert translations.language() == translation.get_language()
