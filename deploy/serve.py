@@ -46,44 +46,9 @@ TABLE_ID_RULES = """\
     http-request set-var(txn.table) path,field(3,/) if table_page
 """
 
-HAPROXY_CONFIG = """\
-global
-    # two descriptors per connection: within the usual limit of 20,000
-    maxconn 8000
-    log stdout format raw daemon
-    # one thread: the daphnes need the cores, and a thread forwards thousands of messages a second
-    nbthread 1
-defaults
-    mode http
-    # the access log (the daphnes behind keep theirs quiet; health checks are not logged)
-    log global
-    option dontlognull
-    log-format "%ci \\"%HM %HP\\" %ST %B bytes %Ta ms %s"
-    timeout connect 2s
-    timeout client 60s
-    timeout server 60s
-    # an open WebSocket is a tunnel, silent between two heartbeats
-    timeout tunnel 1h
-    timeout client-fin 5s
-    timeout http-request 10s
-    timeout check 2s
-    # a connection refused by a daphne being restarted goes to another one
-    retries 3
-    option redispatch 1
-frontend site
-    bind {host}:{port}
-    # the client's address, read by core.client_ip (the daphnes see the proxy, 127.0.0.1)
-    option forwardfor
-{table_id}    default_backend daphnes
-backend daphnes
-    # one table, one daphne; without a table id (the salle, the accounts...) round robin
-    balance hash var(txn.table)
-    hash-type map-based
-    option httpchk
-    http-check send meth GET uri {health} ver HTTP/1.1 hdr Host {health_host}
-    http-check expect status 200
-{servers}
-"""
+#: The proxy's configuration, a str.format template (host, port, table_id, health,
+#: health_host, servers).
+HAPROXY_TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 
 
 def web_processes() -> int:
@@ -114,7 +79,7 @@ def haproxy_config(*, host: str, port: int, backend_ports: list[int], health_hos
         f"    server web{slot} 127.0.0.1:{backend} check inter 1s fall 2 rise 1"
         for slot, backend in enumerate(backend_ports)
     )
-    return HAPROXY_CONFIG.format(
+    return HAPROXY_TEMPLATE.read_text().format(
         host=host,
         port=port,
         servers=servers,
