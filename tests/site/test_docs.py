@@ -75,3 +75,8 @@ def test_the_architecture_names_every_module_of_the_live_layer_and_the_display()
         if path.stem != "__init__"
     ]
     assert [name for name in modules if not re.search(rf"\b{name}\b", text)] == []
+
+
+def test_the_capacity_doc_is_the_current_state_and_its_history_a_log():
+    assert len((ROOT / "docs/capacity.md").read_text().splitlines()) <= 200
+    assert (ROOT / "docs/capacity-log.md").exists()
