@@ -1,20 +1,11 @@
 """The channel layer: channels-redis' Redis pub/sub layer, sharded over CHANNELS_REDIS_URLS.
 
-Why pub/sub rather than channels-redis' default layer: with the default one, every group send
-ran a Lua script per receiving process and every process polled its list with BZPOPMIN and
-cleaned a backup key after each message: about a quarter of a web process's CPU per decision
-(py-spy, 20 tables at 20 decisions/s, docs/capacity.md). With pub/sub a group send is one
-PUBLISH, and Redis pushes it to the processes subscribed to the group.
-
-What pub/sub gives up: a message is not stored. One sent to a process that is not subscribed at
-that instant (a socket reconnecting, a process restarting) is gone. The site never counted on
-the store: a socket's connect always renders the whole table, a lost push heals within a second
-(games.live.push_healing), presence lives in database rows written by heartbeats.
-
-Sharding: each group and each socket's channel is on the Redis server its whole name hashes to,
-the same hash to subscribe and to publish, so every message is published where its subscriber
-listens (the default layer hashed a socket's channel two ways: django/channels#1492).
-"""
+Pub/sub because a group send is then one PUBLISH that Redis pushes to the subscribed processes,
+where the default layer ran a script per receiving process and every process polled its list.
+What it gives up: a message is not stored, so one sent to a process not subscribed at that
+instant is gone; the site never counted on the store (a connect renders the whole table, a lost
+push heals, presence lives in rows). Each group and channel lives on the server its whole name
+hashes to, the same hash to subscribe and to publish (django/channels#1492)."""
 
 import redis
 from channels_redis.pubsub import RedisPubSubChannelLayer

@@ -1,23 +1,10 @@
 """The Jinja2 environment of the live table's regions (templates/jinja2/): compiled templates,
-for the renders a decision repeats for four players (the Django engine's per-node overhead was
-most of a push's render).
-
-They must write the bytes Django writes, so three things are Django's here, not Jinja's:
-
-- escaping: every ``{{ value }}`` is escaped as Django's ``conditional_escape`` does (``&#x27;``
-  and ``&quot;``; markupsafe writes ``&#39;`` and ``&#34;``), through ``finalize``; a safe
-  value (``__html__``: Markup, Django's SafeString) is written as it is;
-- translations: ``_("...")`` is ``{% translate "..." %}``: the text is the template author's,
-  written unescaped; ``{% trans name=... %}...{% endtrans %}`` is ``{% blocktranslate %}``:
-  the translation unescaped, its variables escaped the Django way. So the gettext functions are
-  "newstyle" (they format the variables themselves), Django's catalogs and active language;
-- lookups: ``x.key`` on a dict reads the key first, as Django's variables do (the view model
-  is plain dicts: no AttributeError per read, and ``decl.items`` is the key, not
-  ``dict.items``); a missing name or key renders empty, as in Django.
-
-Numbers are written with ``str``: what Django's ``{% localize off %}`` wrote (and, for the small
-integers of the table, what the French format writes too).
-"""
+for the renders a decision repeats for four players. They must write the bytes Django writes,
+so three things are Django's here, not Jinja's: escaping (``conditional_escape``'s entities,
+through ``finalize``; a safe value as it is), translations (``_("...")`` is ``{% translate %}``,
+``{% trans %}`` is ``{% blocktranslate %}``, with Django's catalogs and active language), and
+lookups (``x.key`` on a dict reads the key first; a missing name renders empty). Numbers are
+written with ``str``, as ``{% localize off %}`` wrote them."""
 
 from __future__ import annotations
 

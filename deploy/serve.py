@@ -1,24 +1,13 @@
 """`python -m deploy.serve`: the site's web processes, several daphnes behind ONE address.
 
-WEB_PROCESSES daphne processes (the machine's core count by default), each a whole web process
-of its own (its table sockets, their heartbeats and lost-push check), sharing the database and
-the channel layer, behind HAProxy (Debian's package) on the site's address. The proxy sends every
-request and socket of one table (/tables/<id>/..., /ws/tables/<id>/) to the same daphne, the
-rest round robin: a decision's four players are then rendered by one process, which applied the
-decision and has the game in memory (games.display.game_cache), instead of by every process
-holding one of the table's sockets, each reading the game again. A table's process is a matter
-of speed only: a socket anywhere still gets every push (games.live.push_fanout).
+WEB_PROCESSES daphnes (the core count by default), each a whole web process, behind HAProxy
+(haproxy.cfg.template beside this file), which sends every request and socket of one table to
+the same daphne, the rest round robin: a decision's players are then rendered by the process
+that applied it. Each daphne accepts on a loopback socket bound here and handed over (`daphne
+--fd`), so one that dies is started again on the same socket. With one process, `--proxy none`
+or no haproxy, the daphnes share the listening socket (no table affinity).
 
-Each daphne accepts on a loopback socket this process binds and hands over (`daphne --fd`), so
-a daphne that dies is started again on the same socket (connections meanwhile wait in its
-backlog) and HAProxy, whose health check (/sante/) notices it, sends its tables elsewhere until
-it is back. SIGTERM or SIGINT stops them all.
-
-With one process, or `--proxy none`, or no haproxy installed, the daphnes share the site's
-listening socket itself and the kernel hands each connection to one of them (no table affinity).
-
-    WEB_PROCESSES=4 python -m deploy.serve --host 127.0.0.1 --port 8000
-"""
+    WEB_PROCESSES=4 python -m deploy.serve --host 127.0.0.1 --port 8000"""
 
 import argparse
 import os

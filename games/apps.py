@@ -7,4 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = _("Parties")
 
     def ready(self):
-        from games.live import sessions_watch  # noqa: F401 (connects its signal receivers)
+        from games.live import sessions_watch
+
+        sessions_watch.connect()

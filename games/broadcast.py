@@ -1,23 +1,13 @@
-"""The one place that sends to the channel layer (tests/site/test_rules.py holds every other
-module to it). Always after commit, always thin: an event says *that* something changed, and each
-consumer renders its own user's view. Never a card in a payload. The sockets' own plumbing (a
-socket's groups, a word to one socket) is sent from here too, awaited by games.live.
+"""The one place that sends to the channel layer (tests/site/test_code_rules.py holds every other
+module to it): what a socket may receive is read in one file. Always after commit, always
+thin: an event says *that* something changed, and each socket renders its own player's view;
+never a card in a payload. The sockets' own plumbing (a socket's groups, a word to one socket)
+goes through here too, awaited by games.live.
 
-Groups and events (consumers name their handlers after the event type, dots as underscores):
-- ``salle``: "salle.changed" {started_table_id}.
-- ``game-<game_id>-processes`` (the web processes with a socket of the game, not each socket:
-  games.live.push_fanout): "game.changed" {game_id, version}; "game.listening" {game_id, by} -- a
-  process's first socket of the game opened (sent by games.live.push_fanout itself).
-- ``game-<game_id>`` (each table socket of the game): "game.ended" {game_id, status, reason};
-  "game.presence" {game_id} -- a seat went away or came back (the version did not change);
-  "game.revanche" {game_id, table_id} -- the revanche offered after it changed (table_id: the
-  new table, once it started).
-- ``user-<user_id>``: "user.kicked" {reason} -- every socket of that user closes (code 4003);
-  "user.sessions" {ended_session_key} -- a session of that user ended (that key, or None: a
-  password or account change): each socket checks its own session, closes if it ended.
-- one socket's channel: "socket.replaced" -- the user opened one socket too many, this, the
-  oldest, closes; "presence.lost" -- the sweep took it for dead, it records itself again.
-"""
+Groups: ``salle``; ``game-<id>-processes`` (each web process holding a socket of the game:
+"game.changed", "game.listening"); ``game-<id>`` (each table socket: "game.ended",
+"game.presence", "game.revanche"); ``user-<id>`` ("user.kicked", "user.sessions"); one
+socket's channel ("socket.replaced", "presence.lost"). Handlers are named after the type."""
 
 import logging
 from typing import Protocol

@@ -5,6 +5,7 @@ Shared by the socket tests of games, presence and moderation."""
 import asyncio
 import contextlib
 import html
+import json
 import re
 import time
 
@@ -150,3 +151,14 @@ def without_clocks(payload: str) -> str:
     """A push with its turn clocks taken out: they hold the server's time, so two renders of the
     same version differ there and nowhere else."""
     return TURN_CLOCK.sub("", payload)
+
+
+def decide(fields) -> str:
+    return json.dumps({"type": "decide", "fields": fields})
+
+
+async def opened(user, game):
+    communicator, connected = await connect_table(user, game.table_id)
+    assert connected
+    await receive_version(communicator, game.version)
+    return communicator

@@ -1,26 +1,12 @@
-"""The table's regions for one viewer, with the regions several viewers of one game version see
-byte for byte rendered once and reused (a push renders every region for each of a game's four
-players at every decision).
+"""The table's regions for one viewer, each region that several viewers of a game see byte for
+byte rendered once and reused, across viewers and across versions while what it shows is the
+same: a push renders every region for each of a game's four players at every decision.
 
-The body is exactly :func:`regions.render_regions`'s (the regions in :data:`REGIONS` order,
-one newline apart, numbers unlocalized), which stays the plain render a test compares with.
-
-A region is also reused from one version of the game to the next while what it shows has not
-changed (the scoreboard during a hand, an empty flash, a player's cards during the lances): the
-memo key holds the slice's bytes, which decide the render; the scope the caller gives (the game)
-only keeps games apart.
-
-HIDDEN INFORMATION. Only the regions of :data:`SLICES` are ever reused across viewers, and each
-is rendered from its slice alone: the part of the view model its template reads, nothing else
-(no request, no CSRF token). Its memo key holds that slice's exact bytes (pickled: types
-included, so 1 and True or a safe and a plain string differ) and the language, so two viewers
-share a render only when everything it was made from is equal. A region that read anything
-outside its slice would render it empty: tests/presentation/test_shared_regions.py compares
-both renders for every seat of many states. Of the viewer's own regions, my-hand (the viewer's
-cards) has a slice in :data:`OWN_SLICES`: its key also names the viewer's seat, so it is reused
-for that seat's later renders only, never another viewer's. The others (decision-panel,
-table-seats, a score screen with the shown hands) have no slice: rendered for each render.
-"""
+HIDDEN INFORMATION. Only the regions of SLICES are shared across viewers, each rendered from its
+slice alone (the part of the view model its template reads, no request, no token) and kept under
+that slice's pickled bytes and the language: two viewers share a render only when everything it
+was made from is equal (tests/presentation/test_shared_regions.py compares with the plain render
+for every seat of many states). my-hand (OWN_SLICES) is reused for the same seat only."""
 
 from __future__ import annotations
 

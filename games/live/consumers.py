@@ -1,25 +1,10 @@
-"""WebSocket consumers: thin. Authenticate, join the groups, track presence, render on
-"changed".
+"""WebSocket consumers, thin: authenticate, join the groups, track presence, render on a change.
+Writes go over HTTP, but a decision at the table may come up its socket (games.decisions, the
+same path as the POST); anything else a page sends but its heartbeat is ignored, and a message
+too long or binary closes the socket.
 
-Every consumer also joins its user's group (``user-<id>``): a "user.kicked" event pushes a
-redirect to the login page and closes the socket with code 4003.
-
-The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
-socket refreshes its SeatConnection, the salle socket its player's open table
-(games.services.presence, games.services.salle.tables_seen_by), and either its user's place
-among the players online (games.live.sockets.users_seen), all written once a second for the whole
-process (games.live.heartbeats). Anything else sent up the
-socket is ignored: writes go over HTTP, except a decision at the table sent up its socket
-({"type": "decide", "fields": {...}}, the decision form's fields: games.decisions, the same
-path as the POST). A message longer than MAX_MESSAGE_CHARS, or a binary
-one, closes the socket.
-
-A user holds at most SOCKETS_PER_USER sockets of each kind (games.live.sockets): a new one closes
-the oldest, whose page says it was opened elsewhere ("socket.replaced", code 4002). A
-"user.sessions" event (games.live.sessions_watch: a logout, a password or account change) makes
-each socket of that user check its own session and close (code 4001) if it has ended; the page
-reloads, and the login page asks who is there.
-
+Every socket joins its user's group: a kick (4003), a session ended elsewhere (4001) or one
+socket too many for the user (4002, games.live.sockets) closes it with a code its page reads.
 Whatever a handler raises, the socket's cleanup (groups, presence, the count of sockets) runs
 and the socket closes (1011: the page reconnects for a full render)."""
 

@@ -1,21 +1,11 @@
-"""The heartbeats of this web process's sockets, written together.
-
-Each page sends a heartbeat every HEARTBEAT_SECONDS; with a thousand players that would be fifty
-UPDATEs a second, each through a thread of its own. Here a heartbeat only marks its socket in
-memory, and every HEARTBEAT_FLUSH_SECONDS one write records them all: the table sockets' and
-this process's "alive" (`presence.server_alive`, which lets the sweep drop the sockets of a
-process that died), the open tables the salle sockets' players sit at
-(`salle.tables_seen_by`), and the players online (`sockets.users_seen`: one Redis write, where
-each heartbeat had a thread hop and a Redis round trip of its own, about 1.5 ms of CPU). The
-writes run on a thread of their own so that a busy render pool never delays them past
-WEB_PROCESS_LIMIT_SECONDS.
+"""The heartbeats of this web process's sockets, written together: a heartbeat only marks its
+socket in memory, and every HEARTBEAT_FLUSH_SECONDS one write records them all (the table
+sockets', this process's "alive", the salle sockets' open tables, the players online), instead
+of a write and a thread hop per heartbeat. The writes run on a thread of their own, so a busy
+render pool never delays them past WEB_PROCESS_LIMIT_SECONDS.
 
 One way only: a socket the sweep took for dead is told so by a "presence.lost" message on its
-own channel (the consumer then records itself again); the writer never calls into a consumer.
-
-One `Heartbeats` per process (`HEARTBEATS`); its loop starts with the first socket on the
-running event loop.
-"""
+own channel; the writer never calls into a consumer. One `Heartbeats` per process (`HEARTBEATS`)."""
 
 import logging
 from concurrent.futures import ThreadPoolExecutor

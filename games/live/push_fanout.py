@@ -1,42 +1,12 @@
 """One message per web process per decision: this process's table sockets of a game pushed
-together.
+together. The process, not each socket, is the member of the game's process group; one
+"game.changed" renders every local socket behind that version at once, in one hop into a thread,
+the game read once. A socket's own decision renders the game's other local sockets in its hop,
+and is not published at all while this process is the only one listening (`unheard`).
 
-With every table socket a member of its game's group, each decision reached each socket on its
-own: dispatched to its consumer, rendered in a hop of its own. Here the process is the member:
-the first table socket of a game in this process adds the process's own channel to the game's
-process group (broadcast.game_processes_group), the last one gone removes it, and one
-"game.changed" per process renders every local socket of that game behind the version at once
-(the game taken once from games.display.game_cache) and sends each its own player's render: one
-hop into a thread per process and decision, the game read once (or taken from the copy the
-decision applied here left in the cache). The renders stay off the event loop: run in it they
-cost the same CPU but held every other socket of the process waiting (measured: lost-push heals
-tripled at 20 decisions/s, sockets more than 0.3 s behind).
-
-The other events of a game (a presence, an ending, a revanche) still reach each socket through
-its own membership of the game's group: they are rare, and each renders for its socket alone.
-
-A decision up a socket of this process, when this process is the only one subscribed to the
-game's process group, is not broadcast at all: its hop pushes every socket of the game there
-is, and the message would only come back here to be dropped (its PUBLISH, and its receipt,
-were a tenth of a socket decision's web CPU; bench.floor). Only Redis knows who is subscribed:
-PUBLISH answers how many processes it reached, and one that reached this process alone lets
-the next decisions go unsent (`unheard`, `published`) until another process says it listens
-too: the first socket of a game in a process (a table split over two processes for a moment,
-as while the proxy moves a table) makes it send "game.listening" to the game's process group,
-and a process that hears it sends every decision again, each PUBLISH counting anew. A decision
-made while that word is on its way is healed within a second there, as a lost message is; so
-is every decision for at most ALONE_SECONDS if the word itself is lost, after which one is sent
-again anyway. A decision that is not a socket's of this process (a POST, a robot's, the
-clock's, another process's) is always sent.
-
-A lost message is healed by this process's once-a-second check (games.live.push_healing), which
-calls `game_changed` here for a game its sockets show behind: no message at all. A version this
-process received and is still pushing (`pushing`) is late, not lost: left alone, so an
-overloaded process is not given the same renders twice.
-
-One `ProcessFanout` per process (`FANOUT`); it listens on the running event loop from the first
-table socket (games.live.loops), and only then tells broadcast that it hears this process's
-decisions."""
+Rare events (a presence, an ending, a revanche) still reach each socket through the game's own
+group. A lost message is healed by games.live.push_healing. One `ProcessFanout` per process
+(`FANOUT`); how the pieces fit: docs/architecture.md, "The fan-out"."""
 
 import asyncio
 import logging

@@ -1,22 +1,11 @@
-"""Lost pushes heal: the versions this web process's table sockets show, checked together.
+"""Lost pushes heal: the channel layer stores nothing, so a push lost while Redis restarts or a
+message expires would leave a socket on an old version until the next change, which for a
+player waiting on the others may never come. Every PUSH_HEALING_SECONDS one query reads the
+versions of the games this process's sockets show; a socket behind a version older than
+PUSH_HEALING_GRACE_SECONDS is pushed again through the fan-out. A younger version, or one this
+process is still pushing, is left to its push: healing it would add renders where the load is.
 
-A push can be lost (the channel layer restarting, a group message expired under load, a Redis
-shard failing over): the socket then shows an old version until the next change, which for a
-player waiting on the others may never come. Every PUSH_HEALING_SECONDS, ONE query reads the
-version of every game this process's table sockets show, and when the game was last written; a
-game with a socket behind a version older than PUSH_HEALING_GRACE_SECONDS is pushed again in
-this process (games.live.push_fanout, as its lost message would have: no message sent), and its
-sockets render the version they missed: healed within one period plus the grace. A version
-younger than the grace is left to its push, which may still be on its way; so is a version this
-process received and is still pushing (a busy process): pushing it twice would add load where
-there is the most. (A socket renders a version once: whichever comes second is dropped.)
-
-The grace compares the database's `Game.updated` (written by the process that applied the
-decision) with this process's clock: machines keep their clocks within milliseconds (NTP); a
-skew only moves the heal by that much.
-
-One `ShownVersions` per process (`SHOWN`); its loop starts with the first table socket on the
-running event loop (as games.live.heartbeats)."""
+One `ShownVersions` per process (`SHOWN`)."""
 
 import logging
 from concurrent.futures import ThreadPoolExecutor

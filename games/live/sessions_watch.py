@@ -14,7 +14,6 @@ from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
-from django.dispatch import receiver
 
 from games import broadcast
 
@@ -30,15 +29,19 @@ def session_still_valid(*, session_key: str | None, user_id: int) -> bool:
     return user.is_authenticated and user.pk == user_id
 
 
-@receiver(user_logged_out, dispatch_uid="games.live.sessions_watch.logged_out")
+def connect() -> None:
+    """Listen to logouts and to changes of a user (GamesConfig.ready: said, not imported)."""
+    user_logged_out.connect(logged_out, dispatch_uid="games.live.sessions_watch.logged_out")
+    post_save.connect(
+        user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.live.sessions_watch.saved"
+    )
+
+
 def logged_out(sender, request, user, **kwargs):
     if user is not None and request is not None and hasattr(request, "session"):
         broadcast.sessions_changed(user.pk, ended_session_key=request.session.session_key)
 
 
-@receiver(
-    post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.live.sessions_watch.saved"
-)
 def user_saved(sender, instance, created, update_fields=None, **kwargs):
     # A log-in saves last_login only: no session of this user ended.
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):

@@ -5,45 +5,9 @@ admin's own pages (their scripts and styles)."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.helpers import assert_no_violation, visit, watched
+
 pytestmark = pytest.mark.browser
-
-#: every violation the page reports, in the order it happens
-RECORD_VIOLATIONS = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", function (event) {
-  window.__violations.push(
-    event.violatedDirective + " blocked " + (event.blockedURI || "inline")
-    + " at " + event.sourceFile + ":" + event.lineNumber
-  );
-});
-"""
-
-
-def watched(page):
-    """The page, recording CSP violations (events and console errors) from its first script."""
-    page.add_init_script(RECORD_VIOLATIONS)
-    page.console_errors = []
-
-    def note(message):
-        if "Content Security Policy" in message.text:
-            page.console_errors.append(message.text)
-
-    page.on("console", note)
-    return page
-
-
-def visit(page, url):
-    response = page.goto(url)
-    assert response.status < 500, url
-    assert response.headers["content-security-policy"].startswith("default-src 'self'")
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(200)  # late violations: deferred scripts, htmx's first processing
-    assert_no_violation(page, url)
-
-
-def assert_no_violation(page, where):
-    assert page.evaluate("window.__violations") == [], where
-    assert page.console_errors == [], where
 
 
 def test_the_players_pages_run_under_the_policy(cast, page_for, new_page, start_cast_table):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.services import salle
-from tests.browser.test_presence_live import wait_connected
+from tests.browser.helpers import wait_connected
 
 pytestmark = pytest.mark.browser
 

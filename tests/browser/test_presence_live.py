@@ -9,8 +9,9 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.models import Game, SeatConnection
+from games.models import Game
 from tests import processes
+from tests.browser.helpers import wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -26,19 +27,6 @@ def my_cards(page) -> list[str]:
     cards = page.locator("#my-hand [data-card]")
     expect(cards).to_have_count(4)
     return [cards.nth(i).get_attribute("data-card") for i in range(4)]
-
-
-def wait_connected(game, users, since=None, timeout=30.0):
-    """Until each user has a table socket recorded (opened after `since`, if given)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        rows = SeatConnection.objects.filter(game_seat__game=game)
-        if since is not None:
-            rows = rows.filter(connected_at__gte=since)
-        if set(rows.values_list("game_seat__user", flat=True)) >= {u.pk for u in users}:
-            return
-        time.sleep(0.1)
-    raise AssertionError("the table sockets did not (re)connect in time")
 
 
 def seconds_shown(page) -> int:

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Permission
 
 from moderation.models import StaffAction
 from records.models import RatingVoid
-from tests.browser.test_content_security_policy import visit, watched
+from tests.browser.helpers import visit, watched
 from tests.records.helpers import play_out, start
 
 pytestmark = pytest.mark.browser

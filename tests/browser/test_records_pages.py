@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.random_play import DEFAULT_WEIGHTS
 from games.services import salle
-from tests.browser.test_content_security_policy import visit, watched
+from tests.browser.helpers import visit, watched
 from tests.records.helpers import cancel_by_absence, play_out, start
 
 pytestmark = pytest.mark.browser

@@ -5,10 +5,11 @@ import threading
 
 from django.db import connection
 
+from games import engine
 from games.display.table_view import card_view
 from games.engine import CARD_CODES, to_act
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
-from games.models import Game
+from games.models import Game, GameAction
 from games.services import salle
 from tests.presentation.helpers import CODE_RE
 
@@ -106,3 +107,17 @@ def leaks_secret(payload: str, server_seed: str) -> bool:
     """Whether `payload` holds the server seed or any 16 hex digits of it."""
     text = payload.lower()
     return any(piece in text for piece in secret_pieces(server_seed))
+
+
+def replayed(game) -> dict:
+    """The state rebuilt by the engine from the stored decks and the "play" rows of the log,
+    whose seq runs 1..state version."""
+    plays = list(GameAction.objects.filter(game=game, kind="play").order_by("seq"))
+    assert [r.seq for r in plays] == list(range(1, game.state["version"] + 1))
+    return engine.replay(
+        kings=game.kings,
+        first_mano=game.state["first_mano"],
+        decks=game.state["decks"],
+        reshuffles=game.state["reshuffles"],
+        actions=[[r.seat, r.payload] for r in plays],
+    )

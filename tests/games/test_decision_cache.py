@@ -15,8 +15,7 @@ from games.display import game_cache
 from games.engine import SeededShuffler
 from games.models import Game, GameSeat
 from games.services import errors, locks, play
-from tests.games.helpers import LONG_PLAY, form_data, next_move
-from tests.games.test_play import replayed
+from tests.games.helpers import LONG_PLAY, form_data, next_move, replayed
 
 pytestmark = pytest.mark.django_db
 

@@ -5,11 +5,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.utils import DatabaseError
 
-from games import engine
 from games.engine import CARD_CODES, SeededShuffler
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import errors, play
-from tests.games.helpers import LONG_PLAY, next_move, start_game
+from tests.games.helpers import LONG_PLAY, next_move, replayed, start_game
 
 pytestmark = pytest.mark.django_db
 
@@ -33,20 +32,6 @@ def play_random(game, rng, *, actions, weights=None):
         apply(game, seat, action)
     game.refresh_from_db()
     return game
-
-
-def replayed(game) -> dict:
-    """The state rebuilt by the engine from the stored decks and the "play" rows of the log,
-    whose seq runs 1..state version."""
-    plays = list(GameAction.objects.filter(game=game, kind="play").order_by("seq"))
-    assert [r.seq for r in plays] == list(range(1, game.state["version"] + 1))
-    return engine.replay(
-        kings=game.kings,
-        first_mano=game.state["first_mano"],
-        decks=game.state["decks"],
-        reshuffles=game.state["reshuffles"],
-        actions=[[r.seat, r.payload] for r in plays],
-    )
 
 
 def snapshot(game):

@@ -15,8 +15,7 @@ from games.broadcast import game_processes_group
 from games.live import push_fanout, threads
 from games.live.push_fanout import FANOUT
 from games.services import play
-from tests.games.test_socket_decisions import decide, opened
-from tests.sockets import receive_version
+from tests.sockets import decide, opened, receive_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,7 +4,6 @@ POST (games.decisions), over the real stack: the same guards, the same French re
 "game.changed" that follows is not rendered for it a second time."""
 
 import html
-import json
 import re
 
 import pytest
@@ -16,15 +15,11 @@ from games.engine import SeededShuffler
 from games.forms import MESSAGE_MALFORMED, MESSAGE_UNKNOWN
 from games.models import Game, GameAction
 from tests.games.helpers import HTMX, LONG_PLAY, allowed_cards, form_data, leaked_cards, next_move
-from tests.sockets import connect_table, logged_in, receive_version, without_clocks
+from tests.sockets import decide, logged_in, opened, receive_version, without_clocks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
-
-
-def decide(fields) -> str:
-    return json.dumps({"type": "decide", "fields": fields})
 
 
 @database_sync_to_async
@@ -36,13 +31,6 @@ def fresh(game):
 @database_sync_to_async
 def actions_logged(game):
     return GameAction.objects.filter(game=game, kind=GameAction.Kind.PLAY).count()
-
-
-async def opened(user, game):
-    communicator, connected = await connect_table(user, game.table_id)
-    assert connected
-    await receive_version(communicator, game.version)
-    return communicator
 
 
 async def test_a_decision_up_the_socket_is_applied_and_pushed_once(started_game, ane, bixente):

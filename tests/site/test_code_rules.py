@@ -3,6 +3,7 @@ sends to the channel layer, one function knows the teams, and no listener decide
 being imported."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -102,3 +103,45 @@ def test_the_table_view_model_renders_nothing():
     }
     renderers = {"core.jinja", "games.display.regions", "django.template."}
     assert not {name for name in imported if name.startswith(tuple(renderers))}
+
+
+def test_no_test_module_imports_another():
+    """Shared helpers live in modules that are not tests (tests/sockets.py, tests/processes.py,
+    tests/*/helpers.py): importing a test module would collect its tests twice over and tie one
+    file's tests to another's."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            if any(
+                name.startswith("tests.") and name.split(".")[-1].startswith("test_")
+                for name in names
+            ):
+                found.append(path.relative_to(ROOT).as_posix())
+    assert found == []
+
+
+#: Where this rule holds so far: the live layer, the display, the helpers, the supervisor.
+SHORT_DOCSTRINGS = ("games/live/", "games/display/", "games/broadcast.py", "core/", "deploy/")
+MEASUREMENT = re.compile(r"\d+(\.\d+)?\s*(ms|%|kB|MB|µs|decisions/s)\b|\bmeasured\b")
+
+
+def test_module_docstrings_say_why_in_ten_lines_without_measurements():
+    """Figures and their history belong in docs/ (docs/capacity.md), where they can be kept
+    current."""
+    docstrings = {
+        path: ast.get_docstring(tree, clean=False) or ""
+        for path, tree in site_modules()
+        if path.startswith(SHORT_DOCSTRINGS)
+    }
+    long_or_measured = [
+        path
+        for path, text in docstrings.items()
+        if len(text.splitlines()) > 10 or MEASUREMENT.search(text)
+    ]
+    assert long_or_measured == []

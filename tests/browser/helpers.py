@@ -1,0 +1,57 @@
+"""Helpers of the browser tests: pages watched for Content-Security-Policy violations, the
+table sockets awaited."""
+
+import time
+
+from games.models import SeatConnection
+
+#: every violation the page reports, in the order it happens
+RECORD_VIOLATIONS = """
+window.__violations = [];
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.__violations.push(
+    event.violatedDirective + " blocked " + (event.blockedURI || "inline")
+    + " at " + event.sourceFile + ":" + event.lineNumber
+  );
+});
+"""
+
+
+def watched(page):
+    """The page, recording CSP violations (events and console errors) from its first script."""
+    page.add_init_script(RECORD_VIOLATIONS)
+    page.console_errors = []
+
+    def note(message):
+        if "Content Security Policy" in message.text:
+            page.console_errors.append(message.text)
+
+    page.on("console", note)
+    return page
+
+
+def visit(page, url):
+    response = page.goto(url)
+    assert response.status < 500, url
+    assert response.headers["content-security-policy"].startswith("default-src 'self'")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(200)  # late violations: deferred scripts, htmx's first processing
+    assert_no_violation(page, url)
+
+
+def assert_no_violation(page, where):
+    assert page.evaluate("window.__violations") == [], where
+    assert page.console_errors == [], where
+
+
+def wait_connected(game, users, since=None, timeout=30.0):
+    """Until each user has a table socket recorded (opened after `since`, if given)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = SeatConnection.objects.filter(game_seat__game=game)
+        if since is not None:
+            rows = rows.filter(connected_at__gte=since)
+        if set(rows.values_list("game_seat__user", flat=True)) >= {u.pk for u in users}:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the table sockets did not (re)connect in time")
