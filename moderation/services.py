@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.permissions import can_moderate
 from games import broadcast
 from games.models import Game, Seat, Table
 from games.services import locks, play, salle
@@ -161,8 +162,8 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
 
 
 def _check_can_moderate(by) -> None:
-    """What moderation.admin.can_moderate checks, held by the service itself as well."""
-    if not (by.is_active and by.is_staff and by.has_perm("moderation.can_moderate")):
+    """The admin's own check (core.permissions.can_moderate), held by the service as well."""
+    if not can_moderate(by):
         raise NotModerator(_("Seul un modérateur peut corriger le classement d’une partie."))
 
 
