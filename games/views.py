@@ -258,7 +258,7 @@ def invitation(request, table_id, token):
         "table": table,
         "seats": selectors.seat_views(table),
         "mine": mine,
-        "refusal": "" if mine else invitations.link_status(table),
+        "refusal": "" if mine else invitations.link_status(table, request.user),
         "token": token,
         "fairness": fairness_view.table_fairness(table),
     }
