@@ -159,6 +159,11 @@ CHANNELS_REDIS_URLS = [
 ]
 # musweb.ratelimit's counters (shared by every web process); tests use their own prefix.
 RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
+# Decisions at the table per player and per table socket in one second (games.decisions): a
+# person makes one or two; past it, a short refusal without a render.
+DECISIONS_PER_SECOND = int(os.environ.get("DECISIONS_PER_SECOND", "5"))
+# Refusals one table socket gets before it is closed (games.consumers.TableConsumer).
+DECISION_REFUSALS_BEFORE_CLOSE = 20
 
 CHANNEL_LAYERS = {
     "default": {
