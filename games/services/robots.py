@@ -117,6 +117,14 @@ def practice_table(*, user, kings: int, clock: str | None = None) -> Table:
         return salle.table_start(user=user, table_id=table.pk)
 
 
+def robot_seat_to_act(state: dict, robot_seats) -> int | None:
+    """The robot seat (the lowest) among those that must act in `state`, or None: the game
+    waits on a person (or on the host's deal at the score screen)."""
+    if state["status"] != "playing":
+        return None
+    return min((s for s in engine.to_act(state) if s in robot_seats), default=None)
+
+
 def robot_play(*, game_id: int, version: int) -> bool:
     """The queued decision of a robot: if the game is still playing at `version`, the robot
     seat among those that must act (the lowest) decides from its own observation, applied as a
@@ -128,8 +136,7 @@ def robot_play(*, game_id: int, version: int) -> bool:
         state = game.state
         if state["status"] != "playing":
             return False  # the score screen: the host (a person) deals
-        robots = {s.number for s in game.seats.all() if s.robot}
-        seat = min((s for s in engine.to_act(state) if s in robots), default=None)
+        seat = robot_seat_to_act(state, {s.number for s in game.seats.all() if s.robot})
         if seat is None:
             return False
         action = engine.robot_action(engine.observation(state, seat))
