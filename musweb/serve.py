@@ -46,6 +46,14 @@ TABLE_ID_RULES = """\
     http-request set-var(txn.table) path,field(3,/) if table_page
 """
 
+#: HAProxy lines that put the path the access log shows in txn.logged_path: an invitation link's
+#: token (a key to a private table) is never written whole (musweb.log_filters for Django's).
+LOGGED_PATH_RULES = """\
+    acl invitation_link path_reg ^/tables/[0-9]+/invitation/
+    http-request set-var(txn.logged_path) path
+    http-request set-var(txn.logged_path) path,field(1,/,4),concat(/...) if invitation_link
+"""
+
 HAPROXY_CONFIG = """\
 global
     # two descriptors per connection: within the usual limit of 20,000
@@ -58,7 +66,7 @@ defaults
     # the access log (the daphnes behind keep theirs quiet; health checks are not logged)
     log global
     option dontlognull
-    log-format "%ci \\"%HM %HP\\" %ST %B bytes %Ta ms %s"
+    log-format "%ci \\"%HM %[var(txn.logged_path)]\\" %ST %B bytes %Ta ms %s"
     timeout connect 2s
     timeout client 60s
     timeout server 60s
@@ -74,7 +82,7 @@ frontend site
     bind {host}:{port}
     # the client's address, read by musweb.client_ip (the daphnes see the proxy, 127.0.0.1)
     option forwardfor
-{table_id}    default_backend daphnes
+{table_id}{logged_path}    default_backend daphnes
 backend daphnes
     # one table, one daphne; without a table id (the salle, the accounts...) round robin
     balance hash var(txn.table)
@@ -121,6 +129,7 @@ def haproxy_config(*, host: str, port: int, backend_ports: list[int], health_hos
         health=HEALTH_PATH,
         health_host=health_host,
         table_id=TABLE_ID_RULES,
+        logged_path=LOGGED_PATH_RULES,
     )
 
 

@@ -370,14 +370,24 @@ LOGGING = {
     "filters": {
         "suspicious_without_traceback": {
             "()": "musweb.log_filters.SuspiciousRequestWithoutTraceback"
-        }
+        },
+        "invitation_tokens_hidden": {"()": "musweb.log_filters.InvitationTokensHidden"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["suspicious_without_traceback"],
+            "filters": ["suspicious_without_traceback", "invitation_tokens_hidden"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own console handler (DEFAULT_LOGGING, under DEBUG) replaced by ours: every
+        # line goes through the filters above, once.
+        "django": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+        "django.channels.server": {"level": "WARNING"},
+    },
 }
