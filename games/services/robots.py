@@ -1,8 +1,9 @@
 """Computer players at the site (docs/robots.md, « At the site »).
 
-A robot is a user account with `is_robot` (a small pool of named accounts, created on first
-use): no e-mail, an unusable password, so it can neither log in nor reset a password. One robot
-account may sit at many tables at once (`Seat.robot` lifts the one-active-seat rule).
+A robot is a user account with `is_robot` (a small pool of named accounts, made by a migration,
+their names reserved: accounts.robot_names): no e-mail, an unusable password, so it can neither
+log in nor reset a password. One robot account may sit at many tables at once (`Seat.robot`
+lifts the one-active-seat rule).
 
 - Seats: the host of an open table places a robot in an empty seat (`robot_seat`), takes it out
   (`robot_unseat`), fills every empty seat (`robots_fill`); « Jouer contre les robots » opens a
@@ -26,6 +27,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts import usernames
+from accounts.robot_names import ROBOT_NAMES, robot_forms
 from games import broadcast, engine
 from games.models import SEAT_COUNT, Game, Seat, Table
 from games.services import locks, play, salle
@@ -33,40 +36,26 @@ from games.services.errors import IllegalMove, SalleError
 
 log = logging.getLogger(__name__)
 
-#: The robots' names, in the order they are seated: Basque and French first names. An account
-#: of that name that is a person's is skipped (its "-robot" form is tried instead).
-ROBOT_NAMES = ("Amaia", "Beñat", "Maddi", "Peio", "Ainhoa", "Manex", "Margot", "Xabi")
-
 
 def robot_accounts(excluded_ids=()) -> list:
-    """The robot accounts, in ROBOT_NAMES order, but `excluded_ids`; created if missing (a
-    flushed database, a new site), with no e-mail and an unusable password. One query once
-    they all exist."""
+    """The robot accounts, in ROBOT_NAMES order, but `excluded_ids`: made by the migration
+    accounts/0006_robot_accounts; those missing (a database emptied since, as the tests do)
+    are made again, never next to a person's look-alike (accounts.usernames.robot_username).
+    One query once they all exist."""
     users = get_user_model()
-    candidates = [(name, f"{name}-robot") for name in ROBOT_NAMES]
-    names = [username for pair in candidates for username in pair]
-    found = {u.username: u for u in users.objects.filter(username__in=names)}
-    robots = []
-    for pair in candidates:
-        for username in pair:
-            user = found.get(username) or _robot_create(username)
-            if user is not None and user.is_robot:
-                robots.append(user)
-                break
+    names = [form for name in ROBOT_NAMES for form in robot_forms(name)]
+    robots = list(users.objects.filter(username__in=names, is_robot=True))
+    if len(robots) < len(ROBOT_NAMES):
+        try:
+            with transaction.atomic():
+                usernames.robot_accounts_create(users)
+        except IntegrityError:  # made meanwhile by another request: read below
+            pass
+        robots = list(users.objects.filter(username__in=names, is_robot=True))
+    order = {name: n for n, name in enumerate(names)}
+    robots.sort(key=lambda robot: order[robot.username])
     excluded = set(excluded_ids)
     return [robot for robot in robots if robot.pk not in excluded]
-
-
-def _robot_create(username: str):
-    users = get_user_model()
-    robot = users(username=username, is_robot=True, email="")
-    robot.set_unusable_password()
-    try:
-        with transaction.atomic():
-            robot.save()
-    except IntegrityError:  # the same name created meanwhile: read it back
-        return users.objects.filter(username=username).first()
-    return robot
 
 
 def robot_seat(*, user, table_id: int, number: int) -> Seat:

@@ -75,11 +75,15 @@ def test_a_robot_is_named_marked_and_cannot_log_in(open_table, ane):
     assert "_auth_user_id" not in response.client.session
 
 
-def test_a_person_s_name_is_never_taken_for_a_robot(open_table, ane, make_user):
-    person = make_user(robots.ROBOT_NAMES[0])
+def test_a_robot_is_never_made_next_to_a_person_s_look_alike(open_table, ane, make_user):
+    """A site whose robot accounts are gone (or that had people first): the robot whose name a
+    person's looks like takes its "-robot" form."""
+    get_user_model().objects.filter(is_robot=True).delete()
+    person = make_user("amаia")  # its second a is Cyrillic
     seat = robots.robot_seat(user=ane, table_id=open_table.pk, number=1)
     assert seat.user != person and seat.user.username == f"{robots.ROBOT_NAMES[0]}-robot"
     assert not get_user_model().objects.get(pk=person.pk).is_robot
+    assert not get_user_model().objects.filter(username=robots.ROBOT_NAMES[0]).exists()
 
 
 def test_only_the_host_places_or_removes_a_robot(open_table, ane, bixente):
