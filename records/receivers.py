@@ -1,4 +1,5 @@
-"""records listens to games: a partie's ratings move in the transaction that ends it."""
+"""records listens to games: a partie's ratings and its players' tallies move in the transaction
+that ends it."""
 
 from django.dispatch import receiver
 
@@ -9,3 +10,8 @@ from records import services
 @receiver(partie_ended, dispatch_uid="records.rate_partie")
 def rate_partie(sender, game, **kwargs):
     services.partie_rate(game)
+
+
+@receiver(partie_ended, dispatch_uid="records.tally_partie")
+def tally_partie(sender, game, **kwargs):
+    services.partie_tally(game)
