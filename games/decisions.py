@@ -1,6 +1,6 @@
 """One decision at the table, however it came: the table page's form POSTed over HTTP
 (games.views.act) or the same form's fields sent up the player's open table socket
-(games.consumers.TableConsumer). Both parse, apply and answer here, so the guards are the
+(games.live.consumers.TableConsumer). Both parse, apply and answer here, so the guards are the
 same: the version check, the engine's legality, the French refusals, never a 500.
 
 The answer is the actor's own regions (out of band) and the version they show, with the status
@@ -15,12 +15,12 @@ from django.conf import settings
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 
+from core import ratelimit
 from games import forms, selectors
 from games.display import fragments, game_cache, table_view
 from games.models import Game
 from games.services import play
 from games.services.errors import Refused
-from musweb import ratelimit
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ def decide(
     """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
     regions as they are with the French message in the decision panel. An applied decision is
     also rendered for `peers` (the users of the game's other sockets in this web process), in
-    the same hop: their pushes need no hop of their own (games.push_fanout). Past the
+    the same hop: their pushes need no hop of their own (games.live.push_fanout). Past the
     player's limit of decisions, the short refusal (too_fast_answer) and nothing else."""
     if too_fast(user):
         return too_fast_answer()

@@ -20,11 +20,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import ratelimit
 from games import broadcast
 from games.models import SEAT_COUNT, Game, GameSeat, Revanche
 from games.services import locks, robots, salle
 from games.services.errors import SalleError
-from musweb import ratelimit
 
 log = logging.getLogger(__name__)
 

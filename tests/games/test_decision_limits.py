@@ -1,5 +1,5 @@
 """Decisions are rate-limited per player and per table socket (games.decisions.too_fast,
-games.consumers.TableConsumer.socket_too_fast): past the limit the answer is a short French
+games.live.consumers.TableConsumer.socket_too_fast): past the limit the answer is a short French
 refusal and nothing is rendered; a socket that keeps on is closed, and logged once."""
 
 import html
@@ -9,9 +9,10 @@ import logging
 import pytest
 from django.urls import reverse
 
-from games import consumers, decisions
+from core import ratelimit
+from games import decisions
 from games.display import fragments
-from musweb import ratelimit
+from games.live import consumers
 from tests.games.helpers import HTMX
 from tests.sockets import connect_table, receive_version
 
@@ -62,7 +63,7 @@ async def test_a_socket_flooding_decisions_is_refused_without_renders_then_close
     await receive_version(communicator, started_game.version)
     renders["regions"] = 0
     burst = settings.DECISIONS_PER_SECOND + settings.DECISION_REFUSALS_BEFORE_CLOSE + 10
-    caplog.set_level(logging.WARNING, logger="games.consumers")
+    caplog.set_level(logging.WARNING, logger="games.live.consumers")
     for _ in range(burst):
         await communicator.send_to(text_data=stale())
     answers = []

@@ -22,7 +22,7 @@ class SuspiciousRequestWithoutTraceback(logging.Filter):
 class InvitationTokensHidden(logging.Filter):
     """An invitation link's token is the key to a private table: a log line (« Not Found: »,
     « Too Many Requests: », an error's request path) shows the link's place, never the token.
-    HAProxy's access log does the same (musweb.serve's LOGGED_PATH_RULES)."""
+    HAProxy's access log does the same (deploy.serve's LOGGED_PATH_RULES)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
