@@ -135,6 +135,16 @@ def fresh_game_snapshots():
     game_cache.forget_all()
 
 
+@pytest.fixture(autouse=True)
+def fresh_ended_replays():
+    """The partie pages' kept rebuilds (records.partie) start empty in every test."""
+    from records.partie import forget_ended_replays
+
+    forget_ended_replays()
+    yield
+    forget_ended_replays()
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     """One test database per run (test_barajamos_<pid>, dropped at the end), so two `make test`
