@@ -19,27 +19,24 @@ from games.models import Game, GameSeat
 from records import rating
 from records.models import PlayerTally, Rating, RatingChange, RatingVoid
 
+_TALLIES = PlayerTally._meta.db_table
+_SEATS = GameSeat._meta.db_table
+#: The four seats of a partie without a robot seat, added to their players' tallies.
 _TALLY_UPSERT = (
-    f"INSERT INTO {PlayerTally._meta.db_table} (user_id, ended, abandoned)"
-    " SELECT * FROM unnest(%s::bigint[], %s::int[], %s::int[])"
-    " ON CONFLICT (user_id) DO UPDATE SET"
-    f" ended = {PlayerTally._meta.db_table}.ended + EXCLUDED.ended,"
-    f" abandoned = {PlayerTally._meta.db_table}.abandoned + EXCLUDED.abandoned"
+    f"INSERT INTO {_TALLIES} (user_id, ended, abandoned)"
+    f" SELECT s.user_id, 1, s.abandoned::int FROM {_SEATS} s WHERE s.game_id = %s"
+    f" AND NOT EXISTS (SELECT 1 FROM {_SEATS} r WHERE r.game_id = s.game_id AND r.robot)"
+    f" ON CONFLICT (user_id) DO UPDATE SET ended = {_TALLIES}.ended + EXCLUDED.ended,"
+    f" abandoned = {_TALLIES}.abandoned + EXCLUDED.abandoned"
 )
 
 
 def partie_tally(game: Game) -> None:
     """Count an ended partie between four people in its players' tallies, inside the
-    Finisher's transaction (two queries; once, as the Finisher ends a partie once). A partie
+    Finisher's transaction: one statement, once (the Finisher ends a partie once). A partie
     with a robot seat is training: counted in nobody's."""
-    seats = list(GameSeat.objects.filter(game=game).values_list("user_id", "abandoned", "robot"))
-    if not seats or any(robot for _u, _a, robot in seats):
-        return
     with connection.cursor() as cursor:
-        cursor.execute(
-            _TALLY_UPSERT,
-            [[u for u, _a, _r in seats], [1] * len(seats), [int(a) for _u, a, _r in seats]],
-        )
+        cursor.execute(_TALLY_UPSERT, [game.pk])
 
 
 def tallies_rebuild(game_seats=GameSeat, tallies=PlayerTally) -> int:
