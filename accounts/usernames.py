@@ -7,7 +7,10 @@ TR39, a new name must
   Hangul), with no combining mark on Latin, Greek or Cyrillic letters (NFKC composes theirs);
 - not share its skeleton with an existing user's name. The skeleton folds case and maps the
   letters that look like Latin ones (Cyrillic, Greek, 0, 1, capital I, rn, vv) to them, so
-  `аdmin`, `ADMIN` and `adrnin` all read `admin`.
+  `аdmin`, `ADMIN` and `adrnin` all read `admin`;
+- not be a robot's name or its look-alike, nor end in "-robot" (accounts.robot_names), robot
+  account or not: the robots' names are the site's. And a robot's account is never created
+  next to a person's look-alike (`robot_username`).
 
 The skeleton is computed in SQL too, so one query compares it with every existing name: a
 sequential scan of the users at each sign-up, bounded by the sign-up rate limit. An expression
@@ -16,12 +19,14 @@ index on `skeleton_expression()` would make it an index look-up.
 
 import unicodedata
 
+from django.contrib.auth.hashers import make_password
 from django.core.exceptions import ValidationError
 from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Replace
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.robot_names import ROBOT_NAMES, ROBOT_SUFFIX, robot_forms
 
 ALLOWED_SIGNS = frozenset("0123456789._-")
 SCRIPT_FAMILIES = (
@@ -104,11 +109,55 @@ def validate_new(name: str) -> None:
             _("Un nom de joueur s’écrit avec les lettres d’un seul alphabet."),
             code="username_mixed_scripts",
         )
-    if User.objects.alias(skeleton=skeleton_expression()).filter(skeleton=skeleton(name)).exists():
+    if reserved_for_robots(name):
+        raise ValidationError(
+            _("Ce nom est réservé aux robots du site : choisissez-en un autre."),
+            code="username_robot",
+        )
+    if lookalikes(User, name).exists():
         raise ValidationError(
             _("Ce nom ressemble trop à celui d’un joueur existant : choisissez-en un autre."),
             code="username_lookalike",
         )
+
+
+def lookalikes(users, name: str):
+    """The accounts whose name looks like `name` (`users`: the User model, or its historical
+    form in a migration)."""
+    return users.objects.alias(skeleton=skeleton_expression()).filter(skeleton=skeleton(name))
+
+
+def reserved_for_robots(name: str) -> bool:
+    """Whether `name` looks like a robot's name (either form) or ends in "-robot"."""
+    shown = skeleton(name)
+    robots = {skeleton(form) for robot in ROBOT_NAMES for form in robot_forms(robot)}
+    return shown in robots or shown.endswith(skeleton(ROBOT_SUFFIX))
+
+
+def robot_username(users, name: str) -> str | None:
+    """The account name the robot called `name` has or may take: its first form that is a
+    robot's already or that no account looks like; None if a person holds a look-alike of
+    both (the robot is then left out)."""
+    for username in robot_forms(name):
+        holders = list(lookalikes(users, username).values_list("username", "is_robot"))
+        if not holders or holders == [(username, True)]:
+            return username
+    return None
+
+
+def robot_accounts_create(users) -> list:
+    """Every robot's account that is missing and may be made (robot_username), with no e-mail
+    and an unusable password: it can neither log in nor reset a password. Returns the created
+    ones. `users`: the User model, or its historical form in the migration."""
+    created = []
+    for name in ROBOT_NAMES:
+        username = robot_username(users, name)
+        if username is not None and not users.objects.filter(username=username).exists():
+            robot = users(username=username, is_robot=True, email="")
+            robot.password = make_password(None)
+            robot.save()
+            created.append(robot)
+    return created
 
 
 def _script(letter: str) -> str:

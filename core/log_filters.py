@@ -1,6 +1,10 @@
 """Filters of the site's log handlers (settings.LOGGING)."""
 
 import logging
+import re
+
+#: An invitation link's token in a path (games.urls: /tables/<id>/invitation/<token>/).
+INVITATION_TOKEN = re.compile(r"(/invitation/)[^/\s?#\"']+")
 
 
 class SuspiciousRequestWithoutTraceback(logging.Filter):
@@ -12,4 +16,17 @@ class SuspiciousRequestWithoutTraceback(logging.Filter):
         if record.name.startswith("django.security."):
             record.exc_info = None
             record.exc_text = None
+        return True
+
+
+class InvitationTokensHidden(logging.Filter):
+    """An invitation link's token is the key to a private table: a log line (« Not Found: »,
+    « Too Many Requests: », an error's request path) shows the link's place, never the token.
+    HAProxy's access log does the same (deploy.serve's LOGGED_PATH_RULES)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        hidden = INVITATION_TOKEN.sub(r"\1...", message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
         return True

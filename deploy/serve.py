@@ -39,6 +39,14 @@ TABLE_ID_RULES = """\
 #: health_host, servers).
 HAPROXY_TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 
+#: HAProxy lines that put the path the access log shows in txn.logged_path: an invitation link's
+#: token (a key to a private table) is never written whole (core.log_filters for Django's).
+LOGGED_PATH_RULES = """\
+    acl invitation_link path_reg ^/tables/[0-9]+/invitation/
+    http-request set-var(txn.logged_path) path
+    http-request set-var(txn.logged_path) path,field(1,/,4),concat(/...) if invitation_link
+"""
+
 
 def web_processes() -> int:
     """WEB_PROCESSES from the environment, else the number of cores."""
@@ -75,6 +83,7 @@ def haproxy_config(*, host: str, port: int, backend_ports: list[int], health_hos
         health=HEALTH_PATH,
         health_host=health_host,
         table_id=TABLE_ID_RULES,
+        logged_path=LOGGED_PATH_RULES,
     )
 
 

@@ -4,18 +4,55 @@
 same: the version check, the engine's legality, the French refusals, never a 500.
 
 The answer is the actor's own regions (out of band) and the version they show, with the status
-the POST answers with: 200, 409 (stale version), 422 (refused), 403 (not seated)."""
+the POST answers with: 200, 409 (stale version), 422 (refused), 403 (not seated), 429 (too
+many decisions: a bare flash, nothing rendered, see `too_fast`)."""
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
+from core import ratelimit
 from games import forms, selectors
 from games.display import fragments, game_cache, regions
 from games.models import Game
 from games.services import play
 from games.services.errors import Refused
+
+log = logging.getLogger(__name__)
+
+TOO_FAST = gettext_lazy("Trop de décisions d’affilée : attendez un instant avant de rejouer.")
+#: A player over the limit is logged at most once per this many seconds.
+TOO_FAST_LOGGED = ratelimit.Limit("decisions-too-fast-logged", count=1, seconds=60)
+
+
+def decisions_per_user() -> ratelimit.Limit:
+    """Per player, decisions at the table however sent (POST, socket, every tab): far above a
+    person's pace (settings.DECISIONS_PER_SECOND), while each one costs a transaction and a
+    render for every seat."""
+    return ratelimit.Limit("decisions", count=settings.DECISIONS_PER_SECOND, seconds=1)
+
+
+def too_fast(user) -> bool:
+    """Count one decision of `user`; True past the limit (refused without any render)."""
+    if not ratelimit.hit(decisions_per_user(), user.pk):
+        return False
+    if not ratelimit.hit(TOO_FAST_LOGGED, user.pk):
+        log.warning(
+            "decisions of user %s: over %s a second, refused",
+            user.pk,
+            settings.DECISIONS_PER_SECOND,
+        )
+    return True
+
+
+def too_fast_answer() -> "Answer":
+    """The short refusal past the limit: the flash alone, no table render."""
+    flash = regions.render_region("flash", {"flash": str(TOO_FAST), "oob": True})
+    return Answer(429, flash, None)
 
 
 @dataclass(frozen=True)
@@ -65,7 +102,10 @@ def decide(
     """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
     regions as they are with the French message in the decision panel. An applied decision is
     also rendered for `peers` (the users of the game's other sockets in this web process), in
-    the same hop: their pushes need no hop of their own (games.live.push_fanout)."""
+    the same hop: their pushes need no hop of their own (games.live.push_fanout). Past the
+    player's limit of decisions, the short refusal (too_fast_answer) and nothing else."""
+    if too_fast(user):
+        return too_fast_answer()
     try:
         game = apply(user=user, table_id=table_id, data=data, committed=committed)
     except Refused as error:

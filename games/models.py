@@ -145,6 +145,32 @@ class Seat(models.Model):
         return team_of(self.number)
 
 
+class TableExclusion(models.Model):
+    """A guest the host of a private table removed (« Retirer »): kept out of that table even
+    with a valid invitation link (games.services.salle.seat_take checks it)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="exclusions", verbose_name=_("table")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_exclusions",
+        verbose_name=_("joueur"),
+    )
+    at = models.DateTimeField(_("retiré le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("joueur retiré d’une table")
+        verbose_name_plural = _("joueurs retirés des tables")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="tableexclusion_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} · table {self.table_id}"
+
+
 class Game(models.Model):
     """The partie played at a started table. `state` is the engine's whole state: it holds the
     decks and the pioche, so it is never rendered; players only ever see

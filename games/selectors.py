@@ -230,9 +230,10 @@ def friend_ids(user, among) -> set[int]:
     among = set(among) - {user.pk}
     if not among or not user.is_authenticated:
         return set()
-    mine = GameSeat.objects.filter(user=user).values("game_id")
+    mine = GameSeat.objects.filter(user=user).order_by().values("game_id")
     return set(
         GameSeat.objects.filter(game_id__in=mine, user_id__in=among)
+        .order_by()  # DISTINCT over the user ids alone, not the model's ordering's columns
         .values_list("user_id", flat=True)
         .distinct()
     )

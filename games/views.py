@@ -179,7 +179,14 @@ def partie_record(request, game_id):
 def act(request, table_id):
     """One decision at the table (games.decisions, the same path as the table socket's). htmx:
     answers with the actor's own regions (out of band): 200, 409 (stale version) or 422
-    (refused), with a French flash. Without htmx: back to the table page."""
+    (refused), with a French flash. Without htmx: back to the table page. Past the player's
+    limit of decisions: 429 and the short refusal, nothing rendered (games.decisions)."""
+    if not request.htmx and decisions.too_fast(request.user):
+        response = HttpResponse(
+            str(decisions.TOO_FAST), status=429, content_type="text/plain; charset=utf-8"
+        )
+        response["Retry-After"] = "1"
+        return response
     if request.htmx:
         answer = decisions.decide(
             user=request.user, table_id=table_id, data=request.POST, request=request
@@ -251,7 +258,7 @@ def invitation(request, table_id, token):
         "table": table,
         "seats": selectors.seat_views(table),
         "mine": mine,
-        "refusal": "" if mine else invitations.link_status(table),
+        "refusal": "" if mine else invitations.link_status(table, request.user),
         "token": token,
         "fairness": fairness_view.table_fairness(table),
     }

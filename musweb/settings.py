@@ -159,6 +159,11 @@ CHANNELS_REDIS_URLS = [
 ]
 # core.ratelimit's counters (shared by every web process); tests use their own prefix.
 RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
+# Decisions at the table per player and per table socket in one second (games.decisions): a
+# person makes one or two; past it, a short refusal without a render.
+DECISIONS_PER_SECOND = int(os.environ.get("DECISIONS_PER_SECOND", "5"))
+# Refusals one table socket gets before it is closed (games.live.consumers.TableConsumer).
+DECISION_REFUSALS_BEFORE_CLOSE = 20
 
 CHANNEL_LAYERS = {
     "default": {
@@ -363,14 +368,26 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "suspicious_without_traceback": {"()": "core.log_filters.SuspiciousRequestWithoutTraceback"}
+        "suspicious_without_traceback": {
+            "()": "core.log_filters.SuspiciousRequestWithoutTraceback"
+        },
+        "invitation_tokens_hidden": {"()": "core.log_filters.InvitationTokensHidden"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["suspicious_without_traceback"],
+            "filters": ["suspicious_without_traceback", "invitation_tokens_hidden"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        # Django's own console handler (DEFAULT_LOGGING, under DEBUG) replaced by ours: every
+        # line goes through the filters above, once.
+        "django": {
+            "handlers": ["console"],
+            "level": os.environ.get("LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+        "django.channels.server": {"level": "WARNING"},
+    },
 }

@@ -95,3 +95,28 @@ class RatingVoid(models.Model):
 
     def __str__(self):
         return f"partie {self.game_id} · {self.at:%d/%m/%Y %H:%M}"
+
+
+class PlayerTally(models.Model):
+    """What the salle shows of a player's record besides the rating: the ended parties between
+    four people the player sat at, and how many of them the player's own absence or clock
+    cancelled (games.selectors.Completion). Counted once, when each partie ends (records'
+    receiver, in the Finisher's transaction), so a render reads one row per name whatever the
+    history. No row: no such partie yet."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="tally",
+        verbose_name=_("joueur"),
+    )
+    ended = models.PositiveIntegerField(_("parties terminées entre joueurs"), default=0)
+    abandoned = models.PositiveIntegerField(_("parties abandonnées"), default=0)
+
+    class Meta:
+        verbose_name = _("bilan d’un joueur")
+        verbose_name_plural = _("bilans des joueurs")
+
+    def __str__(self):
+        return f"{self.user} · {self.ended} / {self.abandoned}"

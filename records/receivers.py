@@ -1,5 +1,5 @@
-"""records listens to games: a partie's ratings move in the transaction that ends it, and the
-names games shows get their reputation."""
+"""records listens to games: a partie's ratings and its players' tallies move in the
+transaction that ends it, and the names games shows get their reputation."""
 
 from django.dispatch import receiver
 
@@ -15,3 +15,8 @@ def rate_partie(sender, game, **kwargs):
 @receiver(reputations_wanted, dispatch_uid="records.reputations")
 def reputations(sender, user_ids, **kwargs):
     return selectors.reputations(user_ids)
+
+
+@receiver(partie_ended, dispatch_uid="records.tally_partie")
+def tally_partie(sender, game, **kwargs):
+    services.partie_tally(game)

@@ -1,17 +1,16 @@
 """Reads of the records: a player's profile, the classement, the reputations the salle shows.
 Each is a fixed number of queries whatever the number of parties (tests assert it)."""
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models.functions import Mod
 from django.utils.translation import gettext as _
 
 from games.engine import team_of
 from games.models import GameSeat, Table
-from games.selectors import ENDED_STATUSES, Completion, human_game_seats
+from games.selectors import ENDED_STATUSES, Completion
 from records import rating
 from records.models import Rating, RatingChange, RatingVoid
 
@@ -40,25 +39,19 @@ class Reputation:
 
 
 def reputations(user_ids) -> dict[int, Reputation]:
-    """{user id: Reputation} for the names a page shows, in one query."""
+    """{user id: Reputation} for the names a page shows, in one query: the rating and the
+    tally (PlayerTally) are rows kept as parties end, never counted here."""
     ids = {pk for pk in user_ids if pk is not None}
     if not ids:
         return {}
-    seats = human_game_seats().filter(user_id=OuterRef("pk")).order_by().values("user_id")
-    ended = seats.annotate(n=Count("pk")).values("n")
-    gone = seats.filter(abandoned=True).annotate(n=Count("pk")).values("n")
     rows = (
         get_user_model()
         .objects.filter(pk__in=ids)
-        .annotate(
-            points=F("rating__points"),
-            ended=Coalesce(Subquery(ended, output_field=IntegerField()), 0),
-            gone=Coalesce(Subquery(gone, output_field=IntegerField()), 0),
-        )
-        .values_list("pk", "points", "ended", "gone")
+        .values_list("pk", "rating__points", "tally__ended", "tally__abandoned")
     )
     return {
-        pk: Reputation(points, Completion(ended, gone).rate) for pk, points, ended, gone in rows
+        pk: Reputation(points, Completion(ended or 0, gone or 0).rate)
+        for pk, points, ended, gone in rows
     }
 
 
@@ -99,43 +92,46 @@ class Profile:
 
 
 def player_profile(player, viewer) -> Profile:
-    """The profile of `player` as `viewer` sees it, in four queries: the player's ended
-    seats, the other seats of those parties, the rating, its history."""
-    robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
-    mine = list(
-        GameSeat.objects.filter(user=player, game__status__in=ENDED_STATUSES)
-        .annotate(
-            training=Exists(robot_seat),
-            voided=Exists(RatingVoid.objects.filter(game_id=OuterRef("game_id"))),
-        )
-        .select_related("game")
-        .only(
-            "number",
-            "result",
-            "abandoned",
-            "game__kings",
-            "game__status",
-            "game__finished_at",
-        )
-        .order_by("-game__finished_at", "-game_id")
+    """The profile of `player` as `viewer` sees it, in eight queries whatever the history: the
+    counts (one aggregate), the favourite modality, the last LAST_PARTIES parties and the other
+    seats of those, the PEOPLE_SHOWN partners and opponents met most (each a GROUP BY with a
+    LIMIT), the rating, its history. Nothing is counted row by row here."""
+    ended = GameSeat.objects.filter(user=player, game__status__in=ENDED_STATUSES).annotate(
+        training=Exists(GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True))
     )
-    others = (
-        GameSeat.objects.filter(game__seats__user=player, game__status__in=ENDED_STATUSES)
-        .exclude(user=player)
-        .values_list("game_id", "number", "user__username", "user_id")
+    people = Q(training=False)
+    counts = ended.aggregate(
+        all=Count("pk"),
+        played=Count("pk", filter=people),
+        won=Count("pk", filter=people & Q(result=GameSeat.Result.WON)),
+        lost=Count("pk", filter=people & Q(result=GameSeat.Result.LOST)),
+        cancelled=Count("pk", filter=people & Q(result=GameSeat.Result.CANCELLED)),
+        abandoned=Count("pk", filter=people & Q(abandoned=True)),
     )
-    seated: dict[int, list[tuple[int, str, int]]] = {}
-    for game_id, number, name, user_id in others:
-        seated.setdefault(game_id, []).append((number, name, user_id))
-    people = [s for s in mine if not s.training]
-    partners, opponents = Counter(), Counter()
-    for seat in people:
-        for number, name, _user_id in seated.get(seat.game_id, []):
-            (partners if team_of(number) == team_of(seat.number) else opponents)[name] += 1
-    kings = Counter(s.game.kings for s in people).most_common()
+    kings = list(
+        ended.filter(people)
+        .order_by()
+        .values_list("game__kings")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "game__kings")[:2]
+    )
     favourite = None
     if kings and (len(kings) == 1 or kings[0][1] > kings[1][1]):
         favourite = str(Table.Kings(kings[0][0]).label)
+    last = list(
+        ended.annotate(voided=Exists(RatingVoid.objects.filter(game_id=OuterRef("game_id"))))
+        .select_related("game")
+        .only("number", "result", "abandoned", "game__kings", "game__status", "game__finished_at")
+        .order_by("-game__finished_at", "-game_id")[:LAST_PARTIES]
+    )
+    seated: dict[int, list[tuple[int, str, int]]] = {}
+    others = (
+        GameSeat.objects.filter(game_id__in=[s.game_id for s in last])
+        .exclude(user=player)
+        .values_list("game_id", "number", "user__username", "user_id")
+    )
+    for game_id, number, name, user_id in others:
+        seated.setdefault(game_id, []).append((number, name, user_id))
     current = Rating.objects.filter(user=player).first()
     history = list(
         RatingChange.objects.filter(user=player)
@@ -144,23 +140,41 @@ def player_profile(player, viewer) -> Profile:
     )
     if history:
         history.insert(0, rating.points(rating.initial()))
-    abandoned = sum(1 for s in people if s.abandoned)
     return Profile(
         player=player,
-        played=len(people),
-        won=sum(1 for s in people if s.result == GameSeat.Result.WON),
-        lost=sum(1 for s in people if s.result == GameSeat.Result.LOST),
-        cancelled=sum(1 for s in people if s.result == GameSeat.Result.CANCELLED),
-        abandoned=abandoned,
-        training=len(mine) - len(people),
-        completion=Completion(len(people), abandoned).rate,
+        played=counts["played"],
+        won=counts["won"],
+        lost=counts["lost"],
+        cancelled=counts["cancelled"],
+        abandoned=counts["abandoned"],
+        training=counts["all"] - counts["played"],
+        completion=Completion(counts["played"], counts["abandoned"]).rate,
         favourite=favourite,
         points=current.points if current else None,
         rated=current.parties if current else 0,
         history=history,
-        last_parties=[_line(s, seated, viewer, player) for s in mine[:LAST_PARTIES]],
-        partners=partners.most_common(PEOPLE_SHOWN),
-        opponents=opponents.most_common(PEOPLE_SHOWN),
+        last_parties=[_line(s, seated, viewer, player) for s in last],
+        partners=_met_most(player, partners=True),
+        opponents=_met_most(player, partners=False),
+    )
+
+
+def _met_most(player, *, partners: bool) -> list[tuple[str, int]]:
+    """The PEOPLE_SHOWN people `player` sat with most as partners (or facing them, as
+    opponents) in ended parties between people, most first: one GROUP BY with a LIMIT."""
+    robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
+    others = (
+        GameSeat.objects.filter(game__seats__user=player, game__status__in=ENDED_STATUSES)
+        .exclude(user=player)
+        .exclude(Exists(robot_seat))
+        .annotate(team=Mod("number", 2), my_team=Mod("game__seats__number", 2))
+    )
+    chosen = others.filter(team=F("my_team")) if partners else others.exclude(team=F("my_team"))
+    return list(
+        chosen.order_by()
+        .values_list("user__username")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "user__username")[:PEOPLE_SHOWN]
     )
 
 

@@ -1,4 +1,5 @@
-"""Every write of the records: a partie's ratings as the Finisher ends it, and the rebuild of
+"""Every write of the records: a partie's ratings and its players' tallies (PlayerTally) as the
+Finisher ends it, the tallies' rebuild, and the rebuild of
 the ratings from the games' records, all of them or from a corrected partie on (the same
 function over the same parties in the same order, so the same numbers).
 
@@ -12,12 +13,53 @@ under its row lock, so after the Finisher has committed.
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, RowRange, Window
+from django.db.models import Count, Exists, F, OuterRef, Q, RowRange, Window
 
 from games.engine import team_of
 from games.models import Game, GameSeat
 from records import rating
-from records.models import Rating, RatingChange, RatingVoid
+from records.models import PlayerTally, Rating, RatingChange, RatingVoid
+
+_TALLIES = PlayerTally._meta.db_table
+_SEATS = GameSeat._meta.db_table
+#: The four seats of a partie without a robot seat, added to their players' tallies.
+_TALLY_UPSERT = (
+    f"INSERT INTO {_TALLIES} (user_id, ended, abandoned)"
+    f" SELECT s.user_id, 1, s.abandoned::int FROM {_SEATS} s WHERE s.game_id = %s"
+    f" AND NOT EXISTS (SELECT 1 FROM {_SEATS} r WHERE r.game_id = s.game_id AND r.robot)"
+    f" ON CONFLICT (user_id) DO UPDATE SET ended = {_TALLIES}.ended + EXCLUDED.ended,"
+    f" abandoned = {_TALLIES}.abandoned + EXCLUDED.abandoned"
+)
+
+
+def partie_tally(game: Game) -> None:
+    """Count an ended partie between four people in its players' tallies, inside the
+    Finisher's transaction: one statement, once (the Finisher ends a partie once). A partie
+    with a robot seat is training: counted in nobody's."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TALLY_UPSERT, [game.pk])
+
+
+def tallies_rebuild(game_seats=GameSeat, tallies=PlayerTally) -> int:
+    """Every tally counted again from the ended parties (the migration that made them, a
+    repair): returns how many players have one. `game_seats`, `tallies`: the models, or their
+    historical forms in a migration."""
+    robot_seat = game_seats.objects.filter(game_id=OuterRef("game_id"), robot=True)
+    rows = (
+        game_seats.objects.filter(game__status__in=[Game.Status.FINISHED, Game.Status.CANCELLED])
+        .exclude(Exists(robot_seat))
+        .order_by()
+        .values("user_id")
+        .annotate(ended=Count("pk"), abandoned=Count("pk", filter=Q(abandoned=True)))
+        .values_list("user_id", "ended", "abandoned")
+    )
+    with transaction.atomic():
+        tallies.objects.all().delete()
+        made = tallies.objects.bulk_create(
+            [tallies(user_id=u, ended=e, abandoned=a) for u, e, a in rows.iterator()],
+            batch_size=1000,
+        )
+    return len(made)
 
 
 def is_rated(game: Game, seats: list[GameSeat]) -> bool:

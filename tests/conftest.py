@@ -40,6 +40,9 @@ def pytest_configure(config):
     settings.RATELIMIT_PREFIX = RATELIMIT_PREFIX
     # The sockets' heartbeats reach the database within a fifth of a second, not one.
     settings.HEARTBEAT_FLUSH_SECONDS = 0.2
+    # Tests play faster than any person: the decisions' limit is tested on its own
+    # (tests/games/test_decision_limits.py sets the site's value back).
+    settings.DECISIONS_PER_SECOND = 1000
     # Robots act at once (the pause is for people watching).
     settings.ROBOT_PAUSE_SECONDS = 0
     # Pages render {% static %} without a collectstatic first: no manifest of hashed names.
@@ -124,6 +127,16 @@ def fresh_game_snapshots():
     game_cache.forget_all()
     yield
     game_cache.forget_all()
+
+
+@pytest.fixture(autouse=True)
+def fresh_ended_replays():
+    """The partie pages' kept rebuilds (games.display.partie) start empty in every test."""
+    from games.display.partie import forget_ended_replays
+
+    forget_ended_replays()
+    yield
+    forget_ended_replays()
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,15 @@
 """The partie page's view model: an ended partie explained hand by hand (the table's score
 screen, every decision with the discards named, the four hands as dealt and as shown), and
 the step-by-step replay, every state rebuilt with the engine from the log
-(games.display.replay.replayed, the staff's replay: one rebuild for both)."""
+(games.display.replay.replayed, the staff's replay: one rebuild for both).
 
+An ended partie never changes: its rebuild is kept in this process (`ended_replay`, see
+docs/records.md), so only the first GET of its page replays it."""
+
+import threading
+from collections import OrderedDict
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine, vocabulary
@@ -10,7 +17,38 @@ from games.display.replay import action_text, replay_game, replayed
 from games.display.score_screen import Sides, hand_summary
 from games.display.table_view import card_view
 from games.engine import State, team_of
-from games.models import GameAction
+from games.models import Game, GameAction
+
+#: Ended parties whose rebuild this process keeps, the least recently shown dropped first.
+ENDED_REPLAYS_KEPT = 64
+_ended_replays: OrderedDict = OrderedDict()
+_ended_replays_lock = threading.Lock()
+
+
+def ended_replay(game, players: list[str]):
+    """`replayed(game, players)`, kept for an ended partie: its log and its version never
+    change once it ended, so (id, version, players, language) names one rebuild for good. A
+    partie being played is rebuilt at each call (its page shows nothing of it anyway)."""
+    if game.status == Game.Status.PLAYING:
+        return replayed(game, players)
+    key = (game.pk, game.version, tuple(players), get_language())
+    with _ended_replays_lock:
+        done = _ended_replays.get(key)
+        if done is not None:
+            _ended_replays.move_to_end(key)
+            return done
+    done = replayed(game, players)
+    with _ended_replays_lock:
+        _ended_replays[key] = done
+        while len(_ended_replays) > ENDED_REPLAYS_KEPT:
+            _ended_replays.popitem(last=False)
+    return done
+
+
+def forget_ended_replays() -> None:
+    """Empty the kept rebuilds (tests)."""
+    with _ended_replays_lock:
+        _ended_replays.clear()
 
 
 def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
@@ -19,7 +57,7 @@ def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
     players = ["?"] * 4
     for seat in game.seats.all():
         players[seat.number] = seat.user.username
-    done = replayed(game, players)
+    done = ended_replay(game, players)
     first, steps, _error = done
     summary = replay_game(game, players, done)
     teams = summary["teams"]

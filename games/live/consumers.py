@@ -11,6 +11,7 @@ and the socket closes (1011: the page reconnects for a full render)."""
 import asyncio
 import json
 import logging
+import time
 from typing import NoReturn
 from urllib.parse import parse_qs
 
@@ -18,6 +19,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
@@ -33,6 +35,7 @@ from games.live.push_healing import SHOWN
 from games.live.threads import in_thread
 from games.services import presence, salle
 
+TOO_FAST_CLOSE_CODE = 4008  # a socket that kept sending decisions past the limit
 KICKED_CLOSE_CODE = 4003
 REPLACED_CLOSE_CODE = 4002
 SESSION_ENDED_CLOSE_CODE = 4001
@@ -53,6 +56,7 @@ SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
 PUSH_WINDOW = 0.25
 
 log = logging.getLogger(__name__)
+monotonic_now = time.monotonic  # the sockets' decision windows (a test freezes it)
 
 
 def parse_message(text_data) -> dict | None:
@@ -350,6 +354,11 @@ class TableConsumer(UserSocket):
     tracked = False  # a SeatConnection row stands for this socket
     closed = False
     fanned_out = False  # a member of games.live.push_fanout
+    # This socket's decisions in the current second (from `window_start`), and the refusals
+    # it got for going over the limit (games.decisions.too_fast).
+    window_start = 0.0
+    window_decisions = 0
+    refusals = 0
 
     async def connect(self):
         user = self.authenticated_user()
@@ -399,6 +408,9 @@ class TableConsumer(UserSocket):
         the proxy keeps a table on one process: deploy.serve), sent once the answer is."""
         if self.closed or self.game_id is None:
             return
+        if self.socket_too_fast():
+            await self.refuse_too_fast()
+            return
         answer = None
         committed: list[int] = []  # the version this decision committed, if it did
 
@@ -418,10 +430,36 @@ class TableConsumer(UserSocket):
                 await self.send(text_data=answer.html)
                 if answer.version is not None:
                     self.shown(answer.version)
+            if answer.status == 429:  # this player's other sockets used up the limit
+                await self.refuse_too_fast(sent=True)
         finally:
             if committed:  # even if its render failed: the other sockets are pushed anyway
                 pushes = answer.pushes if answer is not None else {}
                 await FANOUT.decided(self.game_id, committed[0], pushes)
+
+    def socket_too_fast(self) -> bool:
+        """Count one decision of this socket (a fixed one-second window, in memory: no hop for
+        a socket's own flood); True past settings.DECISIONS_PER_SECOND."""
+        now = monotonic_now()
+        if now - self.window_start >= 1.0:
+            self.window_start, self.window_decisions = now, 0
+        self.window_decisions += 1
+        return self.window_decisions > settings.DECISIONS_PER_SECOND
+
+    async def refuse_too_fast(self, *, sent: bool = False):
+        """The short refusal (no render); a socket that keeps on is closed, logged once."""
+        self.refusals += 1
+        if self.refusals >= settings.DECISION_REFUSALS_BEFORE_CLOSE:
+            log.warning(
+                "table socket of user %s at table %s: %s decisions refused for their pace, closed",
+                self.user_id(),
+                self.table_id,
+                self.refusals,
+            )
+            await self.end(TOO_FAST_CLOSE_CODE, "Trop de décisions.")
+        if not sent:
+            async with self.send_lock:
+                await self.send(text_data=decisions.too_fast_answer().html)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from core import ratelimit
 from games import broadcast
-from games.models import SEAT_COUNT, Table
+from games.models import SEAT_COUNT, Table, TableExclusion
 from games.services import locks
 from games.services.errors import SalleError
 
@@ -24,6 +24,7 @@ from games.services.errors import SalleError
 #: friends need, far below what guessing would.
 LINK_USES = ratelimit.Limit("invitation-link-uses", count=30, seconds=60)
 
+EXCLUDED = gettext_lazy("L’hôte vous a retiré de cette table : vous ne pouvez plus vous y asseoir.")
 LINK_INVALID = gettext_lazy(
     "Ce lien d’invitation n’est plus valable : demandez-en un nouveau à l’hôte."
 )
@@ -72,8 +73,16 @@ def table_for_link(*, table_id: int, token: str) -> Table:
     return table
 
 
-def link_status(table: Table) -> str:
-    """Why a guest cannot sit from the link, in French, or "" if they can."""
+def check_not_excluded(table: Table, user) -> None:
+    """A guest the host removed stays out, whatever link they hold."""
+    if TableExclusion.objects.filter(table=table, user=user).exists():
+        raise SalleError(str(EXCLUDED))
+
+
+def link_status(table: Table, user=None) -> str:
+    """Why a guest (`user`, if known) cannot sit from the link, in French, or "" if they can."""
+    if user is not None and TableExclusion.objects.filter(table=table, user=user).exists():
+        return str(EXCLUDED)
     if table.status == Table.Status.PLAYING:
         return _("La partie a déjà commencé à cette table : le lien ne sert plus.")
     if table.status == Table.Status.CLOSED:
@@ -93,8 +102,8 @@ def token_renew(*, user, table_id: int) -> Table:
 
 
 def guest_remove(*, user, table_id: int, number: int) -> Table:
-    """The host of an open private table frees a guest's seat before the start. The guest
-    could come back with the same link: the host renews it to prevent that."""
+    """The host of an open private table frees a guest's seat before the start; the guest is
+    excluded from the table (TableExclusion): the same link no longer seats them."""
     with transaction.atomic():
         table = _lock_hosted_open_private(user, table_id)
         seat = table.seats.filter(number=number).first()
@@ -103,6 +112,7 @@ def guest_remove(*, user, table_id: int, number: int) -> Table:
         if seat.user_id == user.pk:
             raise SalleError(_("Pour partir vous-même, quittez la table."))
         seat.delete()
+        TableExclusion.objects.get_or_create(table=table, user_id=seat.user_id)
         broadcast.salle_changed()
     return table
 

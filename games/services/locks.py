@@ -1,7 +1,8 @@
 """One row lock per kind of row, taken at the start of a write's transaction
 (`select_for_update`). Each returns the locked row, or None if there is none.
 
-Lock order, to stay deadlock-free: a revanche row (before the table it opens), the table row,
+Lock order, to stay deadlock-free: a revanche row (before the table it opens) or the
+quick play's advisory lock (before the table it chooses), the table row,
 then the user row, then the game row. A caller
 that already holds the game's lock passes the locked game on (games.services.play's
 `game_finish_locked`) rather than locking it twice.
@@ -14,6 +15,19 @@ from django.db import connection
 
 from games import selectors
 from games.models import Game, GameSeat, Revanche, Table
+
+#: First key of the transaction-level advisory locks of « Jouer maintenant » (the second is
+#: the modality): an arbitrary constant no other lock of the site uses.
+QUICKPLAY_LOCK = 0x6D757331
+
+
+def quickplay(kings: int) -> None:
+    """Serialise « Jouer maintenant » for one modality until the transaction ends: the choice
+    of a table and the seat taken there are one step, so players clicking at the same instant
+    meet at one table. An advisory lock: there is no row to lock before a table exists. Taken
+    before any table or user lock."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [QUICKPLAY_LOCK, int(kings)])
 
 
 def table(table_id: int) -> Table | None:

@@ -1,13 +1,15 @@
 """« Jouer maintenant »: seat a player at the public table of their modality closest to full,
 or open one. Seats and tables go through games.services.salle like any other, so its checks
 (one active seat, a suspended account, the table's lock) hold; a table filled meanwhile is
-skipped for the next one."""
+skipped for the next one. The choice and the seat are one transaction under a lock per
+modality (games.services.locks.quickplay): simultaneous players meet at one table."""
 
+from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from games.models import SEAT_COUNT, Seat, Table
-from games.services import salle
+from games.services import locks, salle
 from games.services.errors import SalleError
 
 #: Tables tried before opening one: each try that loses a race moves to the next.
@@ -19,6 +21,12 @@ def play_now(*, user, kings: int) -> Seat:
     `kings`, the oldest first among equals; if every one filled meanwhile, a new table."""
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
+    with transaction.atomic():
+        locks.quickplay(kings)
+        return _seat_at_fullest(user=user, kings=kings)
+
+
+def _seat_at_fullest(*, user, kings: int) -> Seat:
     candidates = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, kings=kings)
         .exclude(seats__user=user)  # their own table: seat_take would move them, not seat them

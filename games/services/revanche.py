@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import ratelimit
 from games import broadcast
 from games.models import SEAT_COUNT, Game, GameSeat, Revanche
 from games.services import locks, robots, salle
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 #: Enqueued by name: nothing imports games.tasks.
 LAPSE_CHECK = "games.tasks.revanche_lapse"
 YES, NO, WAITING = "yes", "no", ""
+#: Per player and partie, revanches offered: a declined offer may be made again, a few times,
+#: not in a loop that keeps the other three's pages flashing.
+REVANCHE_OFFERS = ratelimit.Limit("revanche-offers", count=3, seconds=600)
 
 
 class RevancheError(SalleError):
@@ -46,6 +50,13 @@ def revanche_offer(*, user, table_id: int, partner_id: int | None = None) -> Rev
     mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None:
         raise RevancheError(_("Seuls les joueurs de la partie peuvent proposer une revanche."))
+    key = f"{user.pk}:{game.pk}"
+    if ratelimit.hit(REVANCHE_OFFERS, key):
+        minutes = -(-ratelimit.retry_after(REVANCHE_OFFERS, key) // 60)
+        raise RevancheError(
+            _("Vous avez déjà proposé plusieurs revanches : réessayez dans %(minutes)d min.")
+            % {"minutes": minutes}
+        )
     order = _proposed_order(seats, mine, partner_id)
     now = timezone.now()
     with transaction.atomic():

@@ -1,8 +1,9 @@
 """Computer players at the site (docs/robots.md, « At the site »).
 
-A robot is a user account with `is_robot` (a small pool of named accounts, created on first
-use): no e-mail, an unusable password, so it can neither log in nor reset a password. One robot
-account may sit at many tables at once (`Seat.robot` lifts the one-active-seat rule).
+A robot is a user account with `is_robot` (a small pool of named accounts, made by a migration,
+their names reserved: accounts.robot_names): no e-mail, an unusable password, so it can neither
+log in nor reset a password. One robot account may sit at many tables at once (`Seat.robot`
+lifts the one-active-seat rule).
 
 - Seats: the host of an open table places a robot in an empty seat (`robot_seat`), takes it out
   (`robot_unseat`), fills every empty seat (`robots_fill`); « Jouer contre les robots » opens a
@@ -26,6 +27,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from accounts import usernames
+from accounts.robot_names import ROBOT_NAMES, robot_forms
 from games import broadcast, engine
 from games.models import SEAT_COUNT, Game, Seat, Table
 from games.services import locks, play, salle
@@ -33,40 +36,26 @@ from games.services.errors import IllegalMove, SalleError
 
 log = logging.getLogger(__name__)
 
-#: The robots' names, in the order they are seated: Basque and French first names. An account
-#: of that name that is a person's is skipped (its "-robot" form is tried instead).
-ROBOT_NAMES = ("Amaia", "Beñat", "Maddi", "Peio", "Ainhoa", "Manex", "Margot", "Xabi")
-
 
 def robot_accounts(excluded_ids=()) -> list:
-    """The robot accounts, in ROBOT_NAMES order, but `excluded_ids`; created if missing (a
-    flushed database, a new site), with no e-mail and an unusable password. One query once
-    they all exist."""
+    """The robot accounts, in ROBOT_NAMES order, but `excluded_ids`: made by the migration
+    accounts/0006_robot_accounts; those missing (a database emptied since, as the tests do)
+    are made again, never next to a person's look-alike (accounts.usernames.robot_username).
+    One query once they all exist."""
     users = get_user_model()
-    candidates = [(name, f"{name}-robot") for name in ROBOT_NAMES]
-    names = [username for pair in candidates for username in pair]
-    found = {u.username: u for u in users.objects.filter(username__in=names)}
-    robots = []
-    for pair in candidates:
-        for username in pair:
-            user = found.get(username) or _robot_create(username)
-            if user is not None and user.is_robot:
-                robots.append(user)
-                break
+    names = [form for name in ROBOT_NAMES for form in robot_forms(name)]
+    robots = list(users.objects.filter(username__in=names, is_robot=True))
+    if len(robots) < len(ROBOT_NAMES):
+        try:
+            with transaction.atomic():
+                usernames.robot_accounts_create(users)
+        except IntegrityError:  # made meanwhile by another request: read below
+            pass
+        robots = list(users.objects.filter(username__in=names, is_robot=True))
+    order = {name: n for n, name in enumerate(names)}
+    robots.sort(key=lambda robot: order[robot.username])
     excluded = set(excluded_ids)
     return [robot for robot in robots if robot.pk not in excluded]
-
-
-def _robot_create(username: str):
-    users = get_user_model()
-    robot = users(username=username, is_robot=True, email="")
-    robot.set_unusable_password()
-    try:
-        with transaction.atomic():
-            robot.save()
-    except IntegrityError:  # the same name created meanwhile: read it back
-        return users.objects.filter(username=username).first()
-    return robot
 
 
 def robot_seat(*, user, table_id: int, number: int) -> Seat:
@@ -117,6 +106,14 @@ def practice_table(*, user, kings: int, clock: str | None = None) -> Table:
         return salle.table_start(user=user, table_id=table.pk)
 
 
+def robot_seat_to_act(state: dict, robot_seats) -> int | None:
+    """The robot seat (the lowest) among those that must act in `state`, or None: the game
+    waits on a person (or on the host's deal at the score screen)."""
+    if state["status"] != "playing":
+        return None
+    return min((s for s in engine.to_act(state) if s in robot_seats), default=None)
+
+
 def robot_play(*, game_id: int, version: int) -> bool:
     """The queued decision of a robot: if the game is still playing at `version`, the robot
     seat among those that must act (the lowest) decides from its own observation, applied as a
@@ -128,8 +125,7 @@ def robot_play(*, game_id: int, version: int) -> bool:
         state = game.state
         if state["status"] != "playing":
             return False  # the score screen: the host (a person) deals
-        robots = {s.number for s in game.seats.all() if s.robot}
-        seat = min((s for s in engine.to_act(state) if s in robots), default=None)
+        seat = robot_seat_to_act(state, {s.number for s in game.seats.all() if s.robot})
         if seat is None:
             return False
         action = engine.robot_action(engine.observation(state, seat))

@@ -107,6 +107,7 @@ def seat_take(
         mine = next((s for s in seats.values() if s.user_id == user.pk), None)
         if mine is None and table.private:
             invitations.check_token(table, invite_token)
+            invitations.check_not_excluded(table, user)
         if mine is None and len(seats) >= SEAT_COUNT:
             raise SalleError(_("Cette table est complète."))
         if mine is not None and mine.number == number:

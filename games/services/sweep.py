@@ -5,6 +5,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.postgres.aggregates import ArrayAgg
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
@@ -28,12 +29,19 @@ def sweep(*, now=None) -> dict[str, int]:
     clocks = Game.objects.filter(turn_deadline__lte=now).values_list("pk", flat=True)
     timed_out = sum(turn_clock.turn_time_out(game_id=pk, now=now) for pk in clocks)
     stalled_since = now - timedelta(seconds=settings.ROBOT_PAUSE_SECONDS + ROBOT_STALL_SECONDS)
-    stalled = Game.objects.filter(
-        status=Game.Status.PLAYING, last_action_at__lte=stalled_since, seats__robot=True
-    ).distinct()
+    # Read without a lock; only a game whose turn is a robot's is locked (robot_play checks
+    # again under the lock): idle practice tables waiting on their person cost nothing each.
+    stalled = (
+        Game.objects.filter(
+            status=Game.Status.PLAYING, last_action_at__lte=stalled_since, seats__robot=True
+        )
+        .annotate(robot_seats=ArrayAgg("seats__number"))
+        .values_list("pk", "version", "state", "robot_seats")
+    )
     robot_moves = sum(
         robots.robot_play(game_id=pk, version=version)
-        for pk, version in stalled.values_list("pk", "version")
+        for pk, version, state, robot_seats in stalled
+        if robots.robot_seat_to_act(state, robot_seats) is not None
     )
     due = GameSeat.objects.filter(deadline__lte=now).values_list("pk", flat=True)
     abandoned = sum(

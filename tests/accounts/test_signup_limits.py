@@ -1,5 +1,7 @@
 """Sign-up: a rate limit per address, and no look-alike user names."""
 
+import importlib
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -30,7 +32,7 @@ def test_one_address_creates_a_few_accounts_an_hour(django_user_model):
         in response.content.decode()
     )
     assert not django_user_model.objects.filter(username="un-de-trop").exists()
-    assert django_user_model.objects.count() == throttle.SIGNUPS_PER_IP.count
+    assert django_user_model.objects.filter(is_robot=False).count() == throttle.SIGNUPS_PER_IP.count
 
     assert _signup("ailleurs", ip="192.0.2.1").status_code == 302
 
@@ -72,3 +74,40 @@ def test_skeletons():
     assert skeleton("аdmin") == skeleton("adrnin") == "admin"
     assert skeleton("ADMIN") == skeleton("admln") == skeleton("adm1n")
     assert skeleton("Ibai") == skeleton("lbai") != skeleton("ibai")
+
+
+@pytest.mark.usefixtures("cheap_hashing")
+@pytest.mark.parametrize(
+    "username",
+    ["Amaia", "amaia", "Pei0", "MARGOT", "Maddi-robot", "xabi-robot", "zorion-robot", "Peio-ROBOT"],
+)
+def test_robot_names_their_look_alikes_and_robot_forms_are_reserved(django_user_model, username):
+    """Even with no robot account (a database emptied since the migration made them)."""
+    django_user_model.objects.filter(is_robot=True).delete()
+    response = _signup(username)
+    assert response.status_code == 200
+    assert "Ce nom est réservé aux robots du site" in response.content.decode()
+    assert not django_user_model.objects.filter(username=username).exists()
+
+
+def test_the_migration_makes_the_robots_beside_the_people_who_came_first(make_user):
+    """An older site where people took robots' names (or look-alikes): the robots take their
+    "-robot" form, never a name next to a person's; a new site has every robot before anyone."""
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    from accounts.robot_names import ROBOT_NAMES
+
+    migration = importlib.import_module("accounts.migrations.0006_robot_accounts")
+    users = get_user_model()
+    users.objects.filter(is_robot=True).delete()
+    make_user("maddi")
+    make_user("Xabi")
+    make_user("Xabi-robot")
+    migration.robot_accounts_create(apps, None)
+    robots = dict(users.objects.filter(is_robot=True).values_list("username", "password"))
+    expected = {name for name in ROBOT_NAMES if name not in ("Maddi", "Xabi")} | {"Maddi-robot"}
+    assert set(robots) == expected
+    assert all(password.startswith("!") for password in robots.values())  # unusable
+    migration.robot_accounts_create(apps, None)  # again: nothing more
+    assert users.objects.filter(is_robot=True).count() == len(expected)

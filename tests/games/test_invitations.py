@@ -125,6 +125,23 @@ def test_the_host_removes_a_guest_before_the_start(login, private_table, ane, bi
         invitations.guest_remove(user=ane, table_id=private_table.pk, number=0)
 
 
+def test_a_removed_guest_stays_out_even_with_the_link(login, private_table, ane, bixente):
+    token = private_table.invite_token
+    guest = login(bixente)
+    guest.post(seat_url(private_table), {"number": "1"})
+    assert Seat.objects.filter(user=bixente, table=private_table).exists()
+    login(ane).post(
+        reverse("games:guest_remove", args=[private_table.pk]), {"number": "1"}, headers=HTMX
+    )
+    page = guest.get(link(private_table)).content.decode()
+    assert "L’hôte vous a retiré de cette table" in page
+    response = guest.post(seat_url(private_table), {"number": "2"}, follow=True)
+    assert "L’hôte vous a retiré de cette table" in response.content.decode()
+    with pytest.raises(SalleError, match="retiré"):
+        salle.seat_take(user=bixente, table_id=private_table.pk, number=3, invite_token=token)
+    assert not Seat.objects.filter(user=bixente).exists()
+
+
 def test_a_started_full_or_closed_table_says_so(login, cast, make_user):
     ane, bixente, camille, dani = cast
     table = salle.table_create(user=ane, kings=Table.Kings.FOUR, private=True)

@@ -1,5 +1,6 @@
 """« Jouer maintenant » (games.services.quickplay) and the usual wait it tells."""
 
+from collections import Counter
 from datetime import timedelta
 
 import pytest
@@ -55,6 +56,18 @@ def test_two_players_racing_for_the_last_seat_both_get_one(cast, make_user):
     )
     assert all(isinstance(r, Seat) for r in results), results
     assert sorted(r.table_id == table.pk for r in results) == [False, True]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_six_players_at_the_same_instant_fill_one_table(make_user):
+    """The choice is serialised: the first four meet at one table, the last two at another."""
+    players = [make_user(f"joueur{n}") for n in range(6)]
+    results = run_together(
+        *[lambda p=p: quickplay.play_now(user=p, kings=Table.Kings.FOUR) for p in players]
+    )
+    assert all(isinstance(r, Seat) for r in results), results
+    seated = Counter(Seat.objects.values_list("table_id", flat=True))
+    assert sorted(seated.values()) == [2, 4]
 
 
 def test_the_usual_wait_is_honest_without_data():

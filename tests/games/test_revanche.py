@@ -206,3 +206,17 @@ def test_a_refused_answer_is_a_french_flash(finished_game, cast, login):
     )
     assert response.status_code == 422
     assert "Aucune revanche n’est proposée" in response.content.decode()
+
+
+def test_re_offers_after_declines_are_limited(finished_game, cast, login):
+    ane, bixente = cast[0], cast[1]
+    for _ in range(revanche.REVANCHE_OFFERS.count):
+        offer(ane, finished_game)
+        answer(bixente, finished_game, accept=False)
+    response = login(ane).post(
+        reverse("games:revanche_offer", args=[finished_game.table_id]), headers=HTMX
+    )
+    assert response.status_code == 422
+    assert "Vous avez déjà proposé plusieurs revanches" in response.content.decode()
+    assert Revanche.objects.get(game=finished_game).status == Revanche.Status.LAPSED
+    assert offer(bixente, finished_game).status == Revanche.Status.OPEN  # the others may

@@ -9,7 +9,9 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -73,11 +75,15 @@ def test_a_robot_is_named_marked_and_cannot_log_in(open_table, ane):
     assert "_auth_user_id" not in response.client.session
 
 
-def test_a_person_s_name_is_never_taken_for_a_robot(open_table, ane, make_user):
-    person = make_user(robots.ROBOT_NAMES[0])
+def test_a_robot_is_never_made_next_to_a_person_s_look_alike(open_table, ane, make_user):
+    """A site whose robot accounts are gone (or that had people first): the robot whose name a
+    person's looks like takes its "-robot" form."""
+    get_user_model().objects.filter(is_robot=True).delete()
+    person = make_user("amаia")  # its second a is Cyrillic
     seat = robots.robot_seat(user=ane, table_id=open_table.pk, number=1)
     assert seat.user != person and seat.user.username == f"{robots.ROBOT_NAMES[0]}-robot"
     assert not get_user_model().objects.get(pk=person.pk).is_robot
+    assert not get_user_model().objects.filter(username=robots.ROBOT_NAMES[0]).exists()
 
 
 def test_only_the_host_places_or_removes_a_robot(open_table, ane, bixente):
@@ -419,6 +425,24 @@ def test_the_sweep_makes_a_robot_decision_whose_task_was_lost(ane):
     assert sweep.sweep(now=later)["robot_moves"] == 1
     game.refresh_from_db()
     assert game.version == 1
+
+
+def test_the_sweep_locks_no_practice_table_waiting_on_its_person(make_user):
+    """Idle practice tables where the person is to speak cost the sweep one read, however many:
+    no row lock each (it used to lock every one to find nothing to do)."""
+
+    def sweep_queries(tables: int) -> list[str]:
+        for n in range(tables):
+            robots_game(make_user(f"seul{tables}x{n}"), first_mano=0)  # the person speaks
+        later = timezone.now() + timedelta(seconds=sweep.ROBOT_STALL_SECONDS + 1)
+        with CaptureQueriesContext(connection) as captured:
+            assert sweep.sweep(now=later)["robot_moves"] == 0
+        Game.objects.update(status=Game.Status.FINISHED)  # out of the next count's way
+        return [q["sql"] for q in captured.captured_queries]
+
+    one, ten = sweep_queries(1), sweep_queries(10)
+    assert len(one) == len(ten)
+    assert not [sql for sql in ten if "FOR UPDATE" in sql]
 
 
 def test_a_robot_s_seat_shows_no_clock(ane, login):

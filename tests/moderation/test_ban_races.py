@@ -45,7 +45,7 @@ def test_a_seat_taken_while_the_ban_comes_in_is_freed_by_the_ban(bixente, maite,
         assert written.wait(timeout=10)
         banning = threading.Thread(target=run, args=("ban", ban))
         banning.start()
-        time.sleep(0.5)  # the ban is now waiting for bixente's row
+        wait_for_a_lock_wait()  # the ban is now waiting for bixente's row
         release.set()
         seat_request.join(timeout=10)
         banning.join(timeout=10)
@@ -64,3 +64,18 @@ def test_after_the_ban_the_users_salle_requests_are_refused(ane, bixente, maite,
         with pytest.raises(errors.SalleError, match="Votre compte est suspendu."):
             call()
     assert not Seat.objects.filter(user=bixente).exists()
+
+
+def wait_for_a_lock_wait(timeout: float = 10.0) -> None:
+    """Until a session of the test database waits for a row lock (the ban, behind the seat)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+        time.sleep(0.02)
+    raise AssertionError("nobody waited for the row lock")

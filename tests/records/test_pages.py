@@ -155,3 +155,29 @@ def test_profile_and_classement_queries_do_not_grow_with_the_parties(cast, clien
         assert (queries(client, profile), queries(client, ranking)) == one
     finally:
         chosen.CLASSEMENT_MIN_PARTIES = 5
+
+
+def test_an_ended_partie_is_replayed_once_not_at_every_page(cast, client, monkeypatch):
+    """The ended partie's rebuild is kept (games.display.partie.ended_replay): the next pages,
+    at any step, read neither its log nor replay it."""
+    from games.display import replay
+
+    game = play_out(start(cast), seed=7)
+    client.force_login(cast[0])
+    url = reverse("records:partie", args=[game.pk])
+    first = client.get(url).content.decode()
+    applied = []
+    real_apply = replay.engine.apply
+
+    def counted(*args, **kwargs):
+        applied.append(1)
+        return real_apply(*args, **kwargs)
+
+    monkeypatch.setattr(replay.engine, "apply", counted)
+    with CaptureQueriesContext(connection) as captured:
+        again = client.get(url).content.decode()
+        client.get(url, {"step": 3})
+    assert applied == []
+    assert not [q for q in captured.captured_queries if "games_gameaction" in q["sql"]]
+    csrf = re.compile(r'"X-CSRFToken": "[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"')
+    assert csrf.sub("", again) == csrf.sub("", first)

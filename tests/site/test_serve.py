@@ -94,6 +94,23 @@ def test_a_table_is_served_by_one_daphne_and_the_rest_spread(served):
     assert found["/regles/"] == {"web0", "web1"}  # round robin without a table
 
 
+@pytest.mark.django_db  # the run's database is set up: the server looks the table up
+def test_invitation_tokens_are_kept_out_of_the_access_and_not_found_logs(served):
+    port, _, log_path = served
+    token = "Jt5kQ9xWm2RvB7nLp4cZ8sHd3fGy6aUe1oIi0TqEwXk"
+    for path in (f"/tables/987654/invitation/{token}/", f"/tables/1/invitation/{token}/place/"):
+        assert status_of(port, path) in (302, 404)  # the seat: log in first
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        logged = log_path.read_text(errors="replace")
+        if logged.count("/invitation/...") >= 3:  # two access lines, one « Not Found »
+            break
+        time.sleep(0.1)
+    assert '"GET /tables/987654/invitation/..."' in logged
+    assert "Not Found: /tables/987654/invitation/..." in logged
+    assert token[:12] not in logged, [line for line in logged.splitlines() if token[:12] in line]
+
+
 def test_a_daphne_killed_is_started_again_and_the_site_answers_meanwhile(served):
     port, process, log_path = served
     daphnes = subprocess.run(
