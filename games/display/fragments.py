@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games import engine, forms, selectors, sockets
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.models import Game, Table
+from games.services import pending_shuffle
 
 
 def salle_context(user, page: int = 1, *, reputations=None) -> dict:
@@ -47,6 +48,8 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
         **friends_context(user, salle.my_table, [my_table, *tables]),
+        # The forms that may open a table show its commitment before the seed is given.
+        "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
     }
 
 
@@ -266,8 +269,12 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
         "partners": [] if me.robot else [(s.user_id, s.user.username) for s in others],
         "status": "none",
     }
+    if (offer is None or offer.status == "lapsed") and not me.robot:
+        # The offer form shows the new table's commitment before the offerer's seed is given.
+        context["next_commitment"] = pending_shuffle.commitment_for(me.user)
     if offer is None or not offer.seats:
         return context
+    context["commitment"] = offer.commitment
     context["status"] = offer.status
     context["reason"] = offer.reason
     context["host"] = names.get(offer.host_id, "")
