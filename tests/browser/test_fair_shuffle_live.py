@@ -170,3 +170,32 @@ def test_practice_shows_its_commitment_then_sits_with_the_browser_seed(
     game = Game.objects.get(table=table)
     assert game.client_seeds[0] == "maddi"
     assert game.seed_origins == ["person", "robot", "robot", "robot"]
+
+
+def test_the_seed_boxes_and_the_proof_pass_axe_at_both_widths(
+    transactional_db, cast, page_for, in_thread
+):
+    """The « Mélange vérifiable : votre graine » boxes opened (not seated, then seated) and the
+    in-browser check's verdict: no serious or critical violation at phone and desktop width."""
+    from tests.browser.test_accessibility import axe_problems
+
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    page = page_for(cast[1])
+    page.goto("/salle/")
+    for summary in page.locator("details.seed-choice summary").all():
+        summary.click()
+    expect(page.locator("details.seed-choice[open]")).to_have_count(4)
+    problems = axe_problems(page, "salle, seed boxes open")
+    page.locator(f"#table-{table.pk} li[data-seat='1'] button[type=submit]").click()
+    page.locator(f"#my-seed-{table.pk}-box summary").click()
+    expect(page.locator(f"#my-seed-{table.pk}")).to_be_visible()
+    problems += axe_problems(page, "salle, own seed box open")
+    page.goto("/melange-verifiable/")
+    commitment = FairDeal(bytes(range(32)), ["0"] * 4).commitment
+    robots = [robot_seed(commitment, seat) for seat in range(4)]
+    check_in_browser(
+        page, synthetic_record(["site", "robot", "robot", "robot"], ["a", *robots[1:]])
+    )
+    expect(page.locator("[data-verify-proof]")).to_have_attribute("data-verify-proof", "none")
+    problems += axe_problems(page, "fair shuffle, proof does not hold")
+    assert problems == []
