@@ -4,10 +4,7 @@ seed follows the public rule, a person's comes from their browser on every form 
 as the site's, and the record's `seed_origins` tells `fairness verify` whether the proof holds."""
 
 import hashlib
-import json
 import re
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
@@ -17,6 +14,7 @@ from games.models import Game, PendingShuffle, Revanche, Seat, Table
 from games.services import play, robots, salle
 from tests.games.friends import finish_game
 from tests.games.helpers import HTMX
+from tests.games.test_fair_shuffle import verify
 
 pytestmark = pytest.mark.django_db
 
@@ -190,17 +188,6 @@ def test_revanche_shows_its_commitment_and_each_yes_carries_its_seed(finished_ga
 def play_out(game: Game) -> Game:
     users = [s.user for s in game.seats.order_by("number")]
     return finish_game(game, users, seed=11)
-
-
-def verify(record: dict) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", "fairness", "verify", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def test_the_record_has_seed_origins_and_verify_says_the_proof_holds(ane, bixente, login):
