@@ -50,6 +50,8 @@ def test_a_robot_placed_by_the_host_gets_the_rule_seed(open_table, ane, login):
     robot = Seat.objects.get(table=open_table, number=2)
     assert robot.robot and robot.seed_origin == "robot"
     assert robot.client_seed == rule(open_table.commitment, 2)
+    html = client.get(reverse("games:salle")).content.decode()
+    assert f'{robot.client_seed}</code> <span data-seed-origin="robot">' in html
 
 
 def test_practice_table_shows_the_commitment_it_opens_and_seeds_from_the_browser(ane, login):
