@@ -251,3 +251,20 @@ def test_a_game_dealt_from_a_robot_seed_off_the_rule_gets_the_rule(open_table, a
     client.post(reverse("games:table_start", args=[open_table.pk]))
     game = Game.objects.get(table=open_table)
     assert game.client_seeds[1] == rule(open_table.commitment, 1)
+
+
+def test_the_migration_gives_robots_already_seated_the_rule_seed(open_table):
+    """Robots seated at open tables before protocol 1.1 had a drawn seed: 0011 replaces it."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0011_seed_origins")
+    robot = robots.robot_accounts()[0]
+    Seat.objects.create(
+        table=open_table, user=robot, number=3, robot=True, client_seed="drawn", seed_origin="site"
+    )
+    migration.robots_follow_the_rule(apps, None)
+    seat = Seat.objects.get(table=open_table, number=3)
+    assert (seat.client_seed, seat.seed_origin) == (rule(open_table.commitment, 3), "robot")
+    assert Seat.objects.get(table=open_table, number=0).seed_origin == "site"  # kept
