@@ -268,3 +268,25 @@ def test_the_migration_gives_robots_already_seated_the_rule_seed(open_table):
     seat = Seat.objects.get(table=open_table, number=3)
     assert (seat.client_seed, seat.seed_origin) == (rule(open_table.commitment, 3), "robot")
     assert Seat.objects.get(table=open_table, number=0).seed_origin == "site"  # kept
+
+
+def test_a_bad_seed_on_a_practice_form_or_a_yes_is_refused_in_french(finished_game, cast, login):
+    ane, bixente, *_ = cast
+    client = login(ane)
+    commitment = shown_commitment(client)
+    response = client.post(
+        reverse("games:practice_table"),
+        {"kings": 4, "seed": "Pas-Bon!", "commitment": commitment},
+        headers=HTMX,
+    )
+    assert "Une graine compte de 1 à 64 caractères" in response.content.decode()
+    assert PendingShuffle.objects.get(user=ane).commitment == commitment  # still to come
+    client.post(reverse("games:revanche_offer", args=[finished_game.table_id]))
+    response = login(bixente).post(
+        reverse("games:revanche_answer", args=[finished_game.table_id]),
+        {"answer": "yes", "seed": "É"},
+        headers=HTMX,
+    )
+    assert response.status_code == 422
+    assert "Une graine compte" in response.content.decode()
+    assert Revanche.objects.get(game=finished_game).answers[1] == ""
