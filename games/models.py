@@ -10,6 +10,14 @@ from games.engine import team_of
 SEAT_COUNT = 4
 
 
+class SeedOrigin(models.TextChoices):
+    """Who chose a seat's seed (games.engine.fairness PERSON, ROBOT, SITE)."""
+
+    PERSON = "person", _("son navigateur")
+    ROBOT = "robot", _("règle publique des robots")
+    SITE = "site", _("tirée par le site")
+
+
 class Table(models.Model):
     """A table of the salle: a host, a modality and four seats (see Seat)."""
 
@@ -116,6 +124,14 @@ class Seat(models.Model):
     robot = models.BooleanField(_("robot"), default=False)
     # The player's seed for the verifiable shuffle, [0-9a-z]{1,64}, until the start.
     client_seed = models.CharField(_("graine du joueur"), max_length=64, blank=True, default="")
+    # Who chose it (docs/FAIR-SHUFFLE.md, protocol 1.1): the person's browser, the public robot
+    # rule, or the site (a person whose browser gave none: allowed, but it proves nothing).
+    seed_origin = models.CharField(
+        _("origine de la graine"),
+        max_length=8,
+        choices=SeedOrigin.choices,
+        default=SeedOrigin.SITE,
+    )
     created = models.DateTimeField(_("assis le"), auto_now_add=True)
 
     class Meta:
@@ -210,6 +226,8 @@ class Game(models.Model):
     server_seed = models.CharField(_("graine du site"), max_length=64, blank=True, default="")
     commitment = models.CharField(_("engagement"), max_length=64, blank=True, default="")
     client_seeds = models.JSONField(_("graines des joueurs"), default=list, blank=True)
+    # SeedOrigin values in seat order; [] for a partie dealt before protocol 1.1 (not said).
+    seed_origins = models.JSONField(_("origines des graines"), default=list, blank=True)
 
     FAIRNESS_V1 = "barajamos-v1"
 
@@ -430,6 +448,11 @@ class Revanche(models.Model):
     )
     created = models.DateTimeField(_("proposée le"), auto_now_add=True)
     expires_at = models.DateTimeField(_("expire le"))
+    # The new table's shuffle, committed when the offer is made (the offer shows `commitment`):
+    # its secret, and each person's seed as their « oui » (or the offer) carried it ("" if none).
+    server_seed = models.CharField(_("graine du site"), max_length=64, blank=True, default="")
+    commitment = models.CharField(_("engagement"), max_length=64, blank=True, default="")
+    client_seeds = models.JSONField(_("graines des joueurs"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("revanche")
@@ -449,3 +472,27 @@ class Revanche(models.Model):
             "game": self.game_id,
             "status": self.get_status_display(),
         }
+
+
+class PendingShuffle(models.Model):
+    """The secret of the next table a player opens (« Ouvrir une table », « Jouer contre les
+    robots », « Jouer maintenant » when it opens one, a revanche offered), drawn when a form
+    that may open it is shown, so the form shows its commitment before the player's seed is
+    given (protocol 1.1). Taken (deleted) by the table or the offer that uses it; never shown."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="pending_shuffle",
+        verbose_name=_("joueur"),
+    )
+    server_seed = models.CharField(_("graine du site"), max_length=64)
+    commitment = models.CharField(_("engagement"), max_length=64)
+    created = models.DateTimeField(_("tirée le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("mélange en attente")
+
+    def __str__(self):
+        return _("Mélange en attente de %(user)s") % {"user": self.user_id}

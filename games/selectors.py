@@ -19,6 +19,7 @@ class SeatView:
     team: int  # 0: seats 0 and 2; 1: seats 1 and 3
     user: object | None  # the seated User, or None when free
     seed: str = ""  # the seated player's seed for the verifiable shuffle (shown to all)
+    seed_origin: str = ""  # who chose it: SeedOrigin (person, robot, site)
     # What the salle shows next to the name (records.selectors.Reputation), when asked for.
     reputation: object | None = None
 
@@ -33,8 +34,10 @@ def seat_views(table: Table) -> list[SeatView]:
     views = []
     for n in range(SEAT_COUNT):
         seat = by_number.get(n)
-        user, seed = (seat.user, seat.client_seed) if seat is not None else (None, "")
-        views.append(SeatView(n, team_of(n), user, seed))
+        if seat is None:
+            views.append(SeatView(n, team_of(n), None))
+        else:
+            views.append(SeatView(n, team_of(n), seat.user, seat.client_seed, seat.seed_origin))
     return views
 
 

@@ -68,6 +68,8 @@ def table_create(request):
         client_seed=request.POST.get("seed") or None,
         min_completion=forms.min_completion(request.POST.get("min_completion")),
         private=request.POST.get("private") == "1",
+        # The commitment the form showed (games.services.pending_shuffle).
+        shown_commitment=request.POST.get("commitment") or None,
     )
 
 
@@ -133,6 +135,8 @@ def practice_table(request):
             user=request.user,
             kings=kings if kings is not None else -1,
             clock=request.POST.get("clock") or None,
+            client_seed=request.POST.get("seed") or None,
+            shown_commitment=request.POST.get("commitment") or None,
         )
     except SalleError as error:
         messages.error(request, error.message)
@@ -309,7 +313,12 @@ def play_now(request):
     kings = _int_or_none(request.POST.get("kings"))
     try:
         salle_service.salle_write_count(user=request.user, opening=True)
-        seat = quickplay.play_now(user=request.user, kings=kings if kings is not None else -1)
+        seat = quickplay.play_now(
+            user=request.user,
+            kings=kings if kings is not None else -1,
+            client_seed=request.POST.get("seed") or None,
+            shown_commitment=request.POST.get("commitment") or None,
+        )
     except SalleError as error:
         messages.error(request, error.message)
     else:
@@ -339,7 +348,13 @@ def fill_with_robots(request, table_id):
 def revanche_offer(request, table_id):
     partner = _int_or_none(request.POST.get("partner"))
     try:
-        revanche.revanche_offer(user=request.user, table_id=table_id, partner_id=partner)
+        revanche.revanche_offer(
+            user=request.user,
+            table_id=table_id,
+            partner_id=partner,
+            client_seed=request.POST.get("seed") or None,
+            shown_commitment=request.POST.get("commitment") or None,
+        )
     except Refused as error:
         return _revanche_refused(request, table_id, error)
     return _finished_table(request, table_id)
@@ -349,7 +364,12 @@ def revanche_offer(request, table_id):
 def revanche_answer(request, table_id):
     accept = request.POST.get("answer") == "yes"
     try:
-        offer = revanche.revanche_answer(user=request.user, table_id=table_id, accept=accept)
+        offer = revanche.revanche_answer(
+            user=request.user,
+            table_id=table_id,
+            accept=accept,
+            client_seed=request.POST.get("seed") or None,
+        )
     except Refused as error:
         return _revanche_refused(request, table_id, error)
     if offer.table_id is not None:  # the last "yes": the new partie has started

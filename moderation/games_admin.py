@@ -74,7 +74,7 @@ class SeatNumberInline(ReadOnlyInline):
 
 class SeatInline(SeatNumberInline):
     model = Seat
-    fields = ["seat_number", "user", "robot", "active", "created"]
+    fields = ["seat_number", "user", "robot", "active", "seed_origin", "created"]
 
 
 @admin.register(Table)
@@ -190,6 +190,7 @@ class GameAdmin(ReadOnlyModelAdmin):
                     "fairness",
                     "commitment",
                     "client_seeds",
+                    "seed_origins",
                     "revealed_server_seed",
                     "record_link",
                 ]

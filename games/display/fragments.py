@@ -16,6 +16,7 @@ from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
 from games.live import sockets
 from games.models import Game, Table
+from games.services import pending_shuffle
 
 
 def salle_context(user, page: int = 1, *, reputations=None) -> dict:
@@ -50,6 +51,8 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
         **friends_context(user, salle.my_table, [my_table, *tables]),
+        # The forms that may open a table show its commitment before the seed is given.
+        "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
     }
 
 
@@ -272,8 +275,12 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
         "partners": [] if me.robot else [(s.user_id, s.user.username) for s in others],
         "status": "none",
     }
+    if (offer is None or offer.status == "lapsed") and not me.robot:
+        # The offer form shows the new table's commitment before the offerer's seed is given.
+        context["next_commitment"] = pending_shuffle.commitment_for(me.user)
     if offer is None or not offer.seats:
         return context
+    context["commitment"] = offer.commitment
     context["status"] = offer.status
     context["reason"] = offer.reason
     context["host"] = names.get(offer.host_id, "")

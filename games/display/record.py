@@ -60,13 +60,16 @@ def fairness_block(game: Game) -> dict[str, Any]:
     in-browser check of the explainer page reads them here)."""
     if game.fairness != Game.FAIRNESS_V1:
         return old_randomness()
-    return {
+    block = {
         "version": engine.fairness.VERSION,
         "server_seed": game.server_seed,
         "commitment": game.commitment,
         "client_seeds": list(game.client_seeds),
         "reshuffle_labels": reshuffle_labels(game),
     }
+    if game.seed_origins:  # not said for a partie dealt before protocol 1.1
+        block["seed_origins"] = list(game.seed_origins)
+    return block
 
 
 def reshuffle_labels(game: Game) -> list[dict[str, int]]:

@@ -15,7 +15,7 @@ actions out once, and mypy checks the engine against them in ``make test``.
 
 from .cards import CARD_CODES, card_points, effective_rank
 from .errors import ILLEGAL_CODES, IllegalAction, IllegalCode, ReplayError
-from .fairness import FairDeal, FairnessError, FairShuffler, commitment
+from .fairness import FairDeal, FairnessError, FairShuffler, commitment, robot_seed
 from .hands import compare, paires_of, total_of
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import hand_records, observation
@@ -83,6 +83,7 @@ __all__ = [
     "paires_of",
     "replay",
     "replay_document",
+    "robot_seed",
     "robot_action",
     "seeded_shuffler",
     "team_of",

@@ -1,7 +1,7 @@
 """The verifiable shuffle (commit before, reveal after), derivation version 1.
 
-``../shared/spec/FAIR-SHUFFLE.md`` is the contract and docs/fair-shuffle.md its documentation
-here: the first mano, the deck of every hand and every reshuffle come from HMAC-SHA256 keyed by
+``docs/FAIR-SHUFFLE.md`` is the contract and docs/fair-shuffle.md its documentation here: the
+first mano, the deck of every hand and every reshuffle come from HMAC-SHA256 keyed by
 the site's secret ``server_seed`` over the commitment and the four players' seeds. Anyone given
 the revealed ``server_seed`` recomputes them with this module (or another implementation of the
 same text) and checks a partie with ``python -m games.engine fairness verify``.
@@ -33,6 +33,12 @@ WORD_BYTES = 4
 WORD_SPACE = 2**32
 SERVER_SEED_BYTES = 32
 CLIENT_SEED = re.compile(r"[0-9a-z]{1,64}")
+#: Who chose each seed (protocol 1.1): a person's browser, the public robot rule, or the site
+#: (a person whose browser gave none; no proof).
+PERSON, ROBOT, SITE = "person", "robot", "site"
+SEED_ORIGINS = (PERSON, ROBOT, SITE)
+ROBOT_SEED_PREFIX = "barajamos-robot|"
+ROBOT_SEED_LENGTH = 32
 HEX64 = re.compile(r"[0-9a-f]{64}")
 DECK_SIZE = 40
 #: Hands hold 16 cards, so a pioche made again from discards never has the whole deck: a
@@ -70,6 +76,28 @@ def check_client_seed(seed: object) -> str:
             f"a client seed is 1 to 64 characters among 0-9 and a-z, not {str(seed)[:80]!r}"
         )
     return seed
+
+
+def robot_seed(commitment_hex: str, seat: int) -> str:
+    """A robot's seed (protocol 1.1): a public function of the commitment and the seat, so the
+    site, which knows its secret, has no free choice left once it has committed."""
+    message = f"{ROBOT_SEED_PREFIX}{commitment_hex}|{seat}".encode()
+    return hashlib.sha256(message).hexdigest()[:ROBOT_SEED_LENGTH]
+
+
+def check_seed_origins(origins: object) -> list[str]:
+    if (
+        not isinstance(origins, list | tuple)
+        or len(origins) != SEATS
+        or not all(o in SEED_ORIGINS for o in origins)
+    ):
+        raise FairnessError("seed_origins must list 4 of 'person', 'robot', 'site', in seat order")
+    return list(origins)
+
+
+def proof_holds(origins: Sequence[str]) -> bool:
+    """The commitment binds the cards only if at least one seed came after it from a person."""
+    return PERSON in origins
 
 
 def check_client_seeds(seeds: object) -> list[str]:
@@ -334,6 +362,7 @@ def _check_record(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         _field(fairness, key)
     if not isinstance(fairness["commitment"], str):
         raise InputError("invalid input: commitment must be 64 hexadecimal digits")
+    _seed_origins(fairness)
     if type(doc["kings"]) is not int or doc["kings"] not in (4, 8):
         raise InputError("invalid input: kings must be 4 or 8")
     if not isinstance(doc["decks"], list) or not all(isinstance(d, list) for d in doc["decks"]):
@@ -349,11 +378,13 @@ def _check_record(doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 class Report:
-    """One line per check on stdout; counts the failures."""
+    """One line per check on stdout; counts the failures. `proof` is the line that says whether
+    the proof holds (who chose the seeds), printed after the checks."""
 
     def __init__(self, out: IO[str]) -> None:
         self.out = out
         self.failures = 0
+        self.proof = ""
 
     def check(self, ok: bool, what: str, detail: str = "") -> bool:
         if not ok:
@@ -381,6 +412,19 @@ def verify(doc: dict[str, Any], report: Report) -> None:
         ),
     )
     report.check(True, "client seeds", ", ".join(deal.client_seeds))
+    origins = _seed_origins(fairness)
+    if origins is not None:
+        recorded = fairness["commitment"].lower()
+        for seat, origin in enumerate(origins):
+            if origin == ROBOT:
+                rule = robot_seed(recorded, seat)
+                ok = deal.client_seeds[seat] == rule
+                report.check(
+                    ok,
+                    f"robot seed of seat {seat}",
+                    "follows the public rule" if ok else f"the rule gives {rule}",
+                )
+    report.proof = _proof_line(origins)
     mano = deal.first_mano()
     report.check(
         doc["first_mano"] == mano,
@@ -442,6 +486,35 @@ def verify(doc: dict[str, Any], report: Report) -> None:
         )
 
 
+def _seed_origins(fairness: dict[str, Any]) -> list[str] | None:
+    """The record's seed origins, or None for a record of protocol 1.0 (not said)."""
+    if "seed_origins" not in fairness:
+        return None
+    try:
+        return check_seed_origins(fairness["seed_origins"])
+    except FairnessError as exc:
+        raise InputError(f"invalid input: {exc}") from None
+
+
+def _proof_line(origins: list[str] | None) -> str:
+    if origins is None:
+        return (
+            "proof: unknown: the record does not say who chose each seed "
+            "(seed_origins, protocol 1.1)"
+        )
+    people = [str(seat) for seat, origin in enumerate(origins) if origin == PERSON]
+    if proof_holds(origins):
+        return (
+            f"proof: holds: the seed of seat {', '.join(people)} came from a person's browser "
+            "after the commitment, so the site could not choose the cards"
+        )
+    return (
+        "proof: does not hold: no seed is a person's (seed origins: "
+        f"{', '.join(origins)}); the cards follow the commitment, but the site could have "
+        "chosen them"
+    )
+
+
 def _short_json(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 80 else text[:77] + "..."
@@ -461,6 +534,8 @@ def run_verify(
     except InputError as exc:
         print(exc, file=stderr)
         return 2
+    if report.proof:
+        stdout.write(report.proof + "\n")
     if report.failures:
         print(f"not verified: {report.failures} check(s) failed", file=stderr)
         return 1

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0010_private_tables_and_revanche"),
+        ("games", "0011_seed_origins"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

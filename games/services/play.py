@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast, engine, selectors, signals, vocabulary
-from games.models import Game, GameAction, GameSeat, Seat, Table
+from games.models import Game, GameAction, GameSeat, Seat, SeedOrigin, Table
 from games.services import clock, locks
 from games.services.errors import GameOver, IllegalMove, NotSeated, StaleVersion
 
@@ -50,7 +50,11 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
     fair = bool(table.server_seed) and decks is None and first_mano is None
     fairness: dict = {}
     if fair:
-        seeds = [seat.client_seed for seat in sorted(seats, key=lambda s: s.number)]
+        ordered = sorted(seats, key=lambda s: s.number)
+        seeds = [
+            engine.robot_seed(table.commitment, s.number) if s.robot else s.client_seed
+            for s in ordered
+        ]
         deal = engine.FairDeal(bytes.fromhex(table.server_seed), seeds)
         state = engine.new_partie(
             kings=table.kings, first_mano=deal.first_mano(), shuffler=deal.shuffler()
@@ -60,6 +64,7 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
             "server_seed": table.server_seed,
             "commitment": table.commitment,
             "client_seeds": seeds,
+            "seed_origins": [SeedOrigin.ROBOT if s.robot else s.seed_origin for s in ordered],
         }
     else:
         rng = secrets.SystemRandom()

@@ -16,17 +16,25 @@ from games.services.errors import SalleError
 CANDIDATES = 5
 
 
-def play_now(*, user, kings: int) -> Seat:
+def play_now(
+    *, user, kings: int, client_seed: str | None = None, shown_commitment: str | None = None
+) -> Seat:
     """The seat `user` gets: a free seat (the lowest) at the fullest open public table of
-    `kings`, the oldest first among equals; if every one filled meanwhile, a new table."""
+    `kings`, the oldest first among equals; if every one filled meanwhile, a new table, whose
+    secret is the one the form showed the commitment of (`shown_commitment`). The player sits
+    with their browser's `client_seed` either way (blank: drawn by the site, recorded so)."""
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     with transaction.atomic():
         locks.quickplay(kings)
-        return _seat_at_fullest(user=user, kings=kings)
+        return _seat_at_fullest(
+            user=user, kings=kings, client_seed=client_seed, shown_commitment=shown_commitment
+        )
 
 
-def _seat_at_fullest(*, user, kings: int) -> Seat:
+def _seat_at_fullest(
+    *, user, kings: int, client_seed: str | None, shown_commitment: str | None
+) -> Seat:
     candidates = (
         Table.objects.filter(status=Table.Status.OPEN, private=False, kings=kings)
         .exclude(seats__user=user)  # their own table: seat_take would move them, not seat them
@@ -41,10 +49,14 @@ def _seat_at_fullest(*, user, kings: int) -> Seat:
         if not free:
             continue
         try:
-            return salle.seat_take(user=user, table_id=table_id, number=free[0])
+            return salle.seat_take(
+                user=user, table_id=table_id, number=free[0], client_seed=client_seed
+            )
         except SalleError:
             # Lost a race (the table filled, started or closed meanwhile): try the next. A
             # refusal about the player (seated elsewhere, suspended) comes again just below.
             continue
-    table = salle.table_create(user=user, kings=kings)
+    table = salle.table_create(
+        user=user, kings=kings, client_seed=client_seed, shown_commitment=shown_commitment
+    )
     return table.seats.get(user=user)

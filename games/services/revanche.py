@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import ratelimit
-from games import broadcast
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche
-from games.services import locks, robots, salle
+from games import broadcast, engine
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, SeedOrigin
+from games.services import locks, pending_shuffle, robots, salle
 from games.services.errors import SalleError
 
 log = logging.getLogger(__name__)
@@ -40,9 +40,21 @@ class RevancheError(SalleError):
     """A revanche write refused (answered with the table's regions and a flash)."""
 
 
-def revanche_offer(*, user, table_id: int, partner_id: int | None = None) -> Revanche:
+def revanche_offer(
+    *,
+    user,
+    table_id: int,
+    partner_id: int | None = None,
+    client_seed: str | None = None,
+    shown_commitment: str | None = None,
+) -> Revanche:
     """`user`, a player of the table's finished partie, offers a revanche with `partner_id`
-    (one of the other three; None: the same partner as before) facing them."""
+    (one of the other three; None: the same partner as before) facing them. The new table's
+    secret is committed now: the one whose commitment the offer form showed the offerer
+    (`shown_commitment`, games.services.pending_shuffle), which the offer then shows the
+    others; the offerer's `client_seed` comes with the offer, each other person's with their
+    « oui » (docs/FAIR-SHUFFLE.md, protocol 1.1)."""
+    seed, origin = salle.person_seed(client_seed)
     game = Game.objects.filter(table_id=table_id).first()
     if game is None or game.status != Game.Status.FINISHED:
         raise RevancheError(_("La revanche se propose à la fin d’une partie menée à terme."))
@@ -66,6 +78,10 @@ def revanche_offer(*, user, table_id: int, partner_id: int | None = None) -> Rev
         if revanche.status == Revanche.Status.STARTED:
             raise RevancheError(_("La revanche a déjà commencé."))
         robots = [n for n, seat in enumerate(order) if seat.robot]
+        server_seed = pending_shuffle.take(user, shown_commitment)
+        revanche.server_seed = server_seed.hex()
+        revanche.commitment = engine.commitment(server_seed)
+        revanche.client_seeds = [seed if origin == SeedOrigin.PERSON else "", "", "", ""]
         revanche.host = user
         revanche.seats = [seat.user_id for seat in order]
         revanche.robots = robots
@@ -81,9 +97,14 @@ def revanche_offer(*, user, table_id: int, partner_id: int | None = None) -> Rev
     return revanche
 
 
-def revanche_answer(*, user, table_id: int, accept: bool) -> Revanche:
-    """A player accepts or declines the open revanche of this table's partie. The last "yes"
+def revanche_answer(
+    *, user, table_id: int, accept: bool, client_seed: str | None = None
+) -> Revanche:
+    """A player accepts or declines the open revanche of this table's partie. A "yes" carries
+    the player's seed for the new table (`client_seed`, from their browser after the offer
+    showed the commitment; blank: drawn by the site at the start, recorded so). The last "yes"
     starts the new partie; a "no" ends the offer."""
+    seed, origin = salle.person_seed(client_seed) if accept else ("", SeedOrigin.SITE)
     game = Game.objects.filter(table_id=table_id).first()
     if game is None:
         raise RevancheError(_("Aucune revanche n’est proposée à cette table."))
@@ -103,8 +124,11 @@ def revanche_answer(*, user, table_id: int, accept: bool) -> Revanche:
             revanche.answers[revanche.seats.index(user.pk)] = NO
             _lapse(revanche, game, _("%(name)s a décliné la revanche.") % {"name": user.username})
         else:
-            revanche.answers[revanche.seats.index(user.pk)] = YES
-            revanche.save(update_fields=["answers"])
+            number = revanche.seats.index(user.pk)
+            revanche.answers[number] = YES
+            if origin == SeedOrigin.PERSON and len(revanche.client_seeds) == SEAT_COUNT:
+                revanche.client_seeds[number] = seed
+            revanche.save(update_fields=["answers", "client_seeds"])
             broadcast.revanche_changed(game.pk)
             _start_if_all_accepted(revanche, game)
     if expired:
@@ -173,12 +197,19 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
     if any(answer != YES for answer in revanche.answers):
         return
     users = {u.pk: u for u in _users(revanche.seats)}
+    seeds = revanche.client_seeds if len(revanche.client_seeds) == SEAT_COUNT else [""] * 4
+    committed = bytes.fromhex(revanche.server_seed) if revanche.server_seed else None
     current = None
     try:
         with transaction.atomic():
             current = users[revanche.seats[0]]
             table = salle.table_create(
-                user=current, kings=game.kings, clock=game.table.clock, private=True
+                user=current,
+                kings=game.kings,
+                clock=game.table.clock,
+                private=True,
+                client_seed=seeds[0] or None,
+                server_seed=committed,
             )
             for number in range(1, SEAT_COUNT):
                 current = users[revanche.seats[number]]
@@ -190,6 +221,7 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
                         table_id=table.pk,
                         number=number,
                         invite_token=table.invite_token,
+                        client_seed=seeds[number] or None,
                     )
             current = users[revanche.seats[0]]
             table = salle.table_start(user=current, table_id=table.pk)

@@ -21,7 +21,6 @@ lifts the one-active-seat rule).
 from __future__ import annotations
 
 import logging
-import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -30,7 +29,7 @@ from django.utils.translation import gettext as _
 from accounts import usernames
 from accounts.robot_names import ROBOT_NAMES, robot_forms
 from games import broadcast, engine
-from games.models import SEAT_COUNT, Game, Seat, Table
+from games.models import SEAT_COUNT, Game, Seat, SeedOrigin, Table
 from games.services import locks, play, salle
 from games.services.errors import IllegalMove, SalleError
 
@@ -97,11 +96,27 @@ def robots_fill(*, user, table_id: int) -> list[Seat]:
     return added
 
 
-def practice_table(*, user, kings: int, clock: str | None = None) -> Table:
-    """« Jouer contre les robots »: a table of `kings` opened by `user` (seat 0) with three
-    robots, started at once; one transaction (nothing is left half made)."""
+def practice_table(
+    *,
+    user,
+    kings: int,
+    clock: str | None = None,
+    client_seed: str | None = None,
+    shown_commitment: str | None = None,
+) -> Table:
+    """« Jouer contre les robots »: a table of `kings` opened by `user` (seat 0, with their
+    browser's `client_seed`) with three robots, started at once; one transaction (nothing is
+    left half made). Its secret is the one whose commitment the form showed
+    (`shown_commitment`, games.services.pending_shuffle): the player's seed is the only one
+    not fixed by the commitment, so it must come after it."""
     with transaction.atomic():
-        table = salle.table_create(user=user, kings=kings, clock=clock)
+        table = salle.table_create(
+            user=user,
+            kings=kings,
+            clock=clock,
+            client_seed=client_seed,
+            shown_commitment=shown_commitment,
+        )
         robots_fill(user=user, table_id=table.pk)
         return salle.table_start(user=user, table_id=table.pk)
 
@@ -154,7 +169,7 @@ def _lock_host_table(table_id, user) -> tuple[Table, dict[int, Seat]]:
 
 
 def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:
-    """A robot not yet at this table sits at `number`, with a seed of the site's."""
+    """A robot not yet at this table sits at `number`, with the robots' public seed."""
     seated = {seat.user_id for seat in seats.values()}
     robot = next(iter(robot_accounts(seated)), None)
     if robot is None:  # every name taken by people: never with eight names and three seats
@@ -163,12 +178,15 @@ def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:
 
 
 def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
-    """A robot's seat, with a seed of the site's: robots sit at many tables at once, so none of
-    the people's checks (the revanche seats its robots again through this too)."""
+    """A robot's seat, with its seed by the public rule of the table's commitment and the seat
+    (engine.robot_seed: never drawn, so the site has no choice left after committing). Robots
+    sit at many tables at once, so none of the people's checks (the revanche seats its robots
+    again through this too)."""
     return Seat.objects.create(
         table=table,
         user=robot_user,
         number=number,
         robot=True,
-        client_seed=secrets.token_hex(16),
+        client_seed=engine.robot_seed(table.commitment, number),
+        seed_origin=SeedOrigin.ROBOT,
     )

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from core import ratelimit
 from games import broadcast, engine, selectors
 from games.engine.fairness import FairnessError, check_client_seed
-from games.models import SEAT_COUNT, Seat, Table
-from games.services import invitations, locks, play
+from games.models import SEAT_COUNT, Seat, SeedOrigin, Table
+from games.services import invitations, locks, pending_shuffle, play
 from games.services.errors import SalleError
 
 #: Per player, every salle write (open, sit, move, leave, start): far above what a person
@@ -48,14 +48,18 @@ def table_create(
     client_seed: str | None = None,
     min_completion: int | None = None,
     private: bool = False,
+    shown_commitment: str | None = None,
+    server_seed: bytes | None = None,
 ) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
     TURN_CLOCK_DEFAULT) and, if given, the minimum completion rate (percent, 1 to 100) a
-    player needs to sit; the host sits at seat 0 with `client_seed` (None or blank: drawn).
-    The table's secret for the verifiable shuffle is drawn now and only its commitment is
-    ever shown before the partie ends (docs/fair-shuffle.md). A `private` table is not
-    listed: it gets an invitation token (games.services.invitations)."""
-    seed = _client_seed(client_seed)
+    player needs to sit; the host sits at seat 0 with `client_seed` (None or blank: drawn by
+    the site, and recorded so). The table's secret for the verifiable shuffle is the one the
+    form showed the commitment of (`shown_commitment`, games.services.pending_shuffle), or
+    `server_seed` (a revanche's, committed by its offer); only its commitment is ever shown
+    before the partie ends (docs/fair-shuffle.md). A `private` table is not listed: it gets an
+    invitation token (games.services.invitations)."""
+    seed, origin = person_seed(client_seed)
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     clock = settings.TURN_CLOCK_DEFAULT if clock is None else clock
@@ -68,7 +72,8 @@ def table_create(
     with transaction.atomic():
         _lock_user(user)
         _check_not_seated_elsewhere(user)
-        server_seed = secrets.token_bytes(engine.fairness.SERVER_SEED_BYTES)
+        if server_seed is None:
+            server_seed = pending_shuffle.take(user, shown_commitment)
         table = Table.objects.create(
             host=user,
             kings=kings,
@@ -79,7 +84,7 @@ def table_create(
             private=private,
             invite_token=invitations.new_token() if private else None,
         )
-        _insert_seat(table=table, user=user, number=0, client_seed=seed)
+        _insert_seat(table=table, user=user, number=0, client_seed=seed, origin=origin)
         broadcast.salle_changed()
     return table
 
@@ -98,7 +103,7 @@ def seat_take(
     `invite_token`."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
-    seed = _client_seed(client_seed)
+    seed, origin = person_seed(client_seed)
     with transaction.atomic():
         table = lock_table(table_id)
         _check_open(table)
@@ -121,14 +126,16 @@ def seat_take(
         else:
             _check_not_seated_elsewhere(user)
             _check_completion(table, user)
-            seat = _insert_seat(table=table, user=user, number=number, client_seed=seed)
+            seat = _insert_seat(
+                table=table, user=user, number=number, client_seed=seed, origin=origin
+            )
         broadcast.salle_changed()
     return seat
 
 
 def seat_seed_set(*, user, table_id: int, seed: str) -> Seat:
     """Change one's own seed at an open table: the seeds are fixed when the partie starts."""
-    seed = _client_seed(seed, required=True)
+    seed, _origin = person_seed(seed, required=True)
     with transaction.atomic():
         table = lock_table(table_id)
         if table.status == Table.Status.PLAYING:
@@ -137,21 +144,22 @@ def seat_seed_set(*, user, table_id: int, seed: str) -> Seat:
         mine = table.seats.filter(user=user).first()
         if mine is None:
             raise SalleError(_("Vous n’êtes pas assis à cette table."))
-        if mine.client_seed != seed:
-            mine.client_seed = seed
-            mine.save(update_fields=["client_seed"])
+        if mine.client_seed != seed or mine.seed_origin != SeedOrigin.PERSON:
+            mine.client_seed, mine.seed_origin = seed, SeedOrigin.PERSON
+            mine.save(update_fields=["client_seed", "seed_origin"])
             broadcast.salle_changed()
     return mine
 
 
-def _client_seed(seed: str | None, *, required: bool = False) -> str:
-    """A player's seed as given (surrounding spaces dropped), or one drawn by the site when
-    none is given (a form sent without JavaScript)."""
+def person_seed(seed: str | None, *, required: bool = False) -> tuple[str, str]:
+    """A person's seed as given (surrounding spaces dropped) and its origin: their browser's,
+    or, when none is given (a form sent without JavaScript), one the site draws, recorded as
+    the site's (it proves nothing: docs/FAIR-SHUFFLE.md, protocol 1.1)."""
     seed = (seed or "").strip()
     if not seed and not required:
-        return secrets.token_hex(16)
+        return secrets.token_hex(16), SeedOrigin.SITE
     try:
-        return check_client_seed(seed)
+        return check_client_seed(seed), SeedOrigin.PERSON
     except FairnessError:
         raise SalleError(
             _(
@@ -251,12 +259,17 @@ def _check_can_start(table: Table, user) -> None:
 
 
 def _draw_missing_seeds(table: Table) -> None:
-    """A seat with no seed (taken before the verifiable shuffle shipped, or by a caller that
-    gave none) gets one drawn by the site before the seeds are fixed."""
+    """A person's seat with no seed (taken before the verifiable shuffle shipped, or by a
+    caller that gave none) gets one drawn by the site, recorded so, before the seeds are
+    fixed; a robot's follows the public rule (play.game_create holds it to the rule too)."""
     for seat in table.seats.all():
-        if not seat.client_seed:
-            seat.client_seed = secrets.token_hex(16)
-            seat.save(update_fields=["client_seed"])
+        if seat.robot and seat.seed_origin != SeedOrigin.ROBOT:
+            seat.client_seed = engine.robot_seed(table.commitment, seat.number)
+            seat.seed_origin = SeedOrigin.ROBOT
+            seat.save(update_fields=["client_seed", "seed_origin"])
+        elif not seat.client_seed:
+            seat.client_seed, seat.seed_origin = secrets.token_hex(16), SeedOrigin.SITE
+            seat.save(update_fields=["client_seed", "seed_origin"])
 
 
 def lock_table(table_id) -> Table:
@@ -293,12 +306,12 @@ def _check_not_seated_elsewhere(user) -> None:
         )
 
 
-def _insert_seat(*, table: Table, user, number: int, client_seed: str) -> Seat:
+def _insert_seat(*, table: Table, user, number: int, client_seed: str, origin: str) -> Seat:
     """Insert under a savepoint: the database constraints are the last word on a race."""
     try:
         with transaction.atomic():
             return Seat.objects.create(
-                table=table, user=user, number=number, client_seed=client_seed
+                table=table, user=user, number=number, client_seed=client_seed, seed_origin=origin
             )
     except IntegrityError:
         raise SalleError(

@@ -1,8 +1,11 @@
 // The player's seed for the verifiable shuffle (docs/fair-shuffle.md): the browser proposes
-// 32 random hex characters (crypto.getRandomValues) in the salle's forms that seat the player
-// (open a table, sit); without JavaScript the field stays blank and the site draws one. The
-// seed field of one's own table (change it until the start) survives the salle's pushes
-// while the player types, and gets a « Au hasard » button.
+// 32 random hex characters (crypto.getRandomValues) in every form that seats the player (open
+// a table, sit, « Jouer maintenant », « Jouer contre les robots », an invitation, a revanche);
+// without JavaScript the field stays blank and the site draws one (recorded as the site's).
+// Every proposed field of the page holds the same seed: the one the player sees and may change
+// in a « Mélange vérifiable : votre graine » box is the one every seat form sends. The seed
+// field of one's own table (change it until the start) survives the salle's pushes while the
+// player types, and gets a « Au hasard » button; a seed box the player opened stays open.
 (function () {
   function randomSeed() {
     var bytes = new Uint8Array(16);
@@ -16,9 +19,15 @@
   // What the player is typing in their seed field, kept across pushes until sent.
   var typing = null; // {value, from: the seed the field showed, focused, start, end}
 
+  // The seed boxes (<details data-seed-details>) the player opened, by id, kept across pushes.
+  var opened = {};
+
   function prepare() {
     document.querySelectorAll("input[data-seed-propose]").forEach(function (field) {
       if (!field.value) { field.value = proposed; }
+    });
+    document.querySelectorAll("details[data-seed-details]").forEach(function (box) {
+      if (opened[box.id]) { box.open = true; }
     });
     document.querySelectorAll("button[data-seed-random]").forEach(function (button) {
       button.hidden = false;
@@ -35,8 +44,21 @@
     }
   }
 
+  document.addEventListener("toggle", function (event) {
+    var box = event.target;
+    if (box.matches && box.matches("details[data-seed-details]") && box.id) {
+      opened[box.id] = box.open;
+    }
+  }, true);
   document.addEventListener("input", function (event) {
     var field = event.target;
+    if (field.matches && field.matches("input[data-seed-propose]")) {
+      proposed = field.value;
+      document.querySelectorAll("input[data-seed-propose]").forEach(function (other) {
+        if (other !== field) { other.value = proposed; }
+      });
+      return;
+    }
     if (!field.matches || !field.matches("input[data-seed-edit]")) { return; }
     typing = {
       value: field.value, from: field.defaultValue, focused: true,

@@ -1,7 +1,9 @@
 // The in-browser check of a partie's record (« Mélange vérifiable » page): the derivation of
 // docs/fair-shuffle.md (version 1), written again with the Web Crypto API only, no library.
 // It checks the commitment, the seeds, the first mano, every deck and every reshuffle of the
-// record; replaying the actions by the rules is the command's job
+// record, that every robot's seed follows the public rule (protocol 1.1 of docs/FAIR-SHUFFLE.md),
+// and says whether the proof holds (a person's seed among the four); replaying the actions by
+// the rules is the command's job
 // (python -m games.engine fairness verify). window.BarajamosFairness.derive is what the
 // browser test compares with the engine.
 (function () {
@@ -12,6 +14,14 @@
   SUITS.forEach(function (suit) { RANKS.forEach(function (rank) { CANONICAL.push(rank + suit); }); });
   var SEED = /^[0-9a-z]{1,64}$/;
   var HEX64 = /^[0-9a-fA-F]{64}$/;
+  var ORIGINS = ["person", "robot", "site"];
+
+  // A robot's seed: the first 32 hex digits of SHA-256("barajamos-robot|" + commitment + "|" + seat).
+  async function robotSeed(commitment, seat) {
+    var digest = await crypto.subtle.digest(
+      "SHA-256", encoder.encode("barajamos-robot|" + commitment + "|" + seat));
+    return toHex(digest).slice(0, 32);
+  }
 
   function hexBytes(hex) {
     var out = new Uint8Array(hex.length / 2);
@@ -105,6 +115,11 @@
     if (!Array.isArray(seeds) || seeds.length !== 4 || !seeds.every(function (s) { return SEED.test(s); })) {
       throw new Error("Il faut les quatre graines des joueurs, chacune de 1 à 64 caractères 0-9, a-z.");
     }
+    var origins = f.seed_origins;
+    if (origins !== undefined && (!Array.isArray(origins) || origins.length !== 4 ||
+        !origins.every(function (o) { return ORIGINS.indexOf(o) >= 0; }))) {
+      throw new Error("L’origine des graines (seed_origins) doit donner, pour chaque place, person, robot ou site.");
+    }
     if (!Array.isArray(record.decks)) { throw new Error("Le dossier n’a pas de paquets (decks)."); }
     var checks = [];
     function check(ok, text) { checks.push({ ok: ok, text: text }); }
@@ -113,6 +128,13 @@
       "Engagement : SHA-256(secret) = " + deal.commitment +
       (deal.commitment === String(f.commitment).toLowerCase() ? "" : ", le dossier dit " + f.commitment));
     check(true, "Graines des joueurs : " + seeds.join(", "));
+    var recordedCommitment = String(f.commitment).toLowerCase();
+    for (var seat = 0; seat < 4 && origins; seat += 1) {
+      if (origins[seat] !== "robot") { continue; }
+      var rule = await robotSeed(recordedCommitment, seat);
+      check(rule === seeds[seat], "Graine du robot de la place " + (seat + 1) +
+        (rule === seeds[seat] ? " : suit la règle publique" : " : la règle donne " + rule));
+    }
     var mano = await deal.firstMano();
     check(mano === record.first_mano,
       "Premier « mano » : place " + (mano + 1) + " calculée, place " + (Number(record.first_mano) + 1) + " au dossier");
@@ -132,10 +154,33 @@
       check(same(again, recorded[i]),
         "Re-mélange " + label.round + " de la main " + label.hand + " : " + short(again));
     }
+    // "holds": a person's seed among the four; "none": robots' and the site's only;
+    // "unknown": a record that does not say (before protocol 1.1).
+    checks.proof = !origins ? "unknown" : (origins.indexOf("person") >= 0 ? "holds" : "none");
+    checks.people = origins ? origins.reduce(function (seats, o, n) {
+      return o === "person" ? seats.concat([n + 1]) : seats;
+    }, []) : [];
     return checks;
   }
 
-  window.BarajamosFairness = { derive: derive, verifyRecord: verifyRecord, CANONICAL: CANONICAL };
+  var PROOF_TEXT = {
+    holds: function (people) {
+      return "La preuve tient : la graine de la place " + people.join(", ") +
+        " vient du navigateur d’une personne, donnée après l’engagement ; le site n’a pas pu choisir les cartes.";
+    },
+    none: function () {
+      return "La preuve ne tient pas : aucune graine ne vient d’une personne (robots ou graines tirées par le site). " +
+        "Les cartes découlent bien de l’engagement, mais rien ne prouve que le site ne les a pas choisies.";
+    },
+    unknown: function () {
+      return "Ce dossier ne dit pas d’où vient chaque graine (partie d’avant le protocole 1.1) : " +
+        "impossible de dire si la preuve tient.";
+    }
+  };
+
+  window.BarajamosFairness = {
+    derive: derive, verifyRecord: verifyRecord, robotSeed: robotSeed, CANONICAL: CANONICAL
+  };
 
   // The page's form: paste or load the record, then check.
   var form = document.getElementById("verify-form");
@@ -179,6 +224,11 @@
         : "Tout concorde : chaque carte découle de l’engagement et des graines. " +
           "Pour rejouer aussi chaque décision par les règles, utilisez la commande ci-dessus.";
       out.appendChild(summary);
+      var proof = document.createElement("p");
+      proof.className = "verify-proof is-" + checks.proof;
+      proof.setAttribute("data-verify-proof", checks.proof);
+      proof.textContent = PROOF_TEXT[checks.proof](checks.people);
+      out.appendChild(proof);
       out.appendChild(list);
     }, function (error) {
       out.textContent = error.message;

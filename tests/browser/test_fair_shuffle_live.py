@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.engine import FairDeal
-from games.models import Game
+from games.engine import FairDeal, robot_seed
+from games.models import Game, Table
 from games.services import play, salle
 from tests.games.helpers import fair_start
 
@@ -73,6 +73,7 @@ def test_sitting_uses_the_seed_the_browser_proposed(transactional_db, cast, page
     edit = page.locator("input[data-seed-edit]")
     expect(edit).to_have_value(value)
     assert table.seats.get(user=cast[1]).client_seed == value
+    page.locator(f"#my-seed-{table.pk}-box summary").click()  # one click away
     page.locator("button[data-seed-random]").click()
     expect(edit).not_to_have_value(value)
     shown = page.locator(f"#table-{table.pk} li[data-seat='1'] .seat-seed")
@@ -88,3 +89,113 @@ def test_sitting_uses_the_seed_the_browser_proposed(transactional_db, cast, page
             continue
     expect(shown).to_contain_text("bixente")
     assert table.seats.get(user=cast[1]).client_seed == "bixente"
+
+
+def synthetic_record(origins: list[str], seeds: list[str]) -> dict:
+    """What the in-browser check reads of a record: the fairness block, the first mano and
+    the first two decks (the check derives; replaying is the command's)."""
+    server_seed = bytes(range(32))
+    deal = FairDeal(server_seed, seeds)
+    return {
+        "kings": 4,
+        "first_mano": deal.first_mano(),
+        "decks": [deal.deck(1), deal.deck(2)],
+        "reshuffles": [],
+        "actions": [],
+        "fairness": {
+            "version": 1,
+            "server_seed": server_seed.hex(),
+            "commitment": deal.commitment,
+            "client_seeds": seeds,
+            "seed_origins": origins,
+            "reshuffle_labels": [],
+        },
+    }
+
+
+def check_in_browser(page, record: dict) -> None:
+    page.fill("#verify-record", json.dumps(record))
+    page.click("#verify-form button[type=submit]")
+
+
+def test_the_in_browser_check_says_whether_the_proof_holds(new_page):
+    commitment = FairDeal(bytes(range(32)), ["0"] * 4).commitment
+    robots = [robot_seed(commitment, seat) for seat in range(4)]
+    page = new_page()
+    page.goto("/melange-verifiable/")
+    check_in_browser(
+        page, synthetic_record(["person", "robot", "robot", "robot"], ["ane", *robots[1:]])
+    )
+    proof = page.locator("[data-verify-proof]")
+    expect(proof).to_have_attribute("data-verify-proof", "holds")
+    expect(proof).to_contain_text("La preuve tient : la graine de la place 1")
+    expect(page.locator(".verify-checks .is-ok")).to_contain_text(
+        ["Graine du robot de la place 2 : suit la règle publique"]
+    )
+    check_in_browser(
+        page, synthetic_record(["site", "robot", "robot", "robot"], ["ane", *robots[1:]])
+    )
+    expect(proof).to_have_attribute("data-verify-proof", "none")
+    expect(page.locator("[data-verify-summary]")).to_have_attribute("data-verify-summary", "ok")
+
+
+def test_the_in_browser_check_fails_a_robot_seed_off_the_rule(new_page):
+    commitment = FairDeal(bytes(range(32)), ["0"] * 4).commitment
+    ground = ["ane", "7101", robot_seed(commitment, 2), robot_seed(commitment, 3)]
+    page = new_page()
+    page.goto("/melange-verifiable/")
+    check_in_browser(page, synthetic_record(["person", "robot", "robot", "robot"], ground))
+    expect(page.locator("[data-verify-summary]")).to_have_attribute("data-verify-summary", "fail")
+    expect(page.locator(".verify-checks .is-fail")).to_have_text(
+        [f"✗ Graine du robot de la place 2 : la règle donne {robot_seed(commitment, 1)}"]
+    )
+
+
+def test_practice_shows_its_commitment_then_sits_with_the_browser_seed(
+    transactional_db, cast, page_for
+):
+    page = page_for(cast[0])
+    page.goto("/salle/")
+    box = page.locator("#seed-practice-box")
+    expect(box.locator("input[data-seed-propose]")).not_to_be_visible()  # one click away
+    box.locator("summary").click()
+    shown = box.locator("[data-next-commitment]").inner_text()
+    field = box.locator("input[data-seed-propose]")
+    expect(field).to_have_value(re.compile(r"^[0-9a-f]{32}$"))
+    field.fill("maddi")
+    page.locator(".practice-table button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/tables/\d+/"))
+    table = Table.objects.get(host=cast[0])
+    assert table.commitment == shown
+    game = Game.objects.get(table=table)
+    assert game.client_seeds[0] == "maddi"
+    assert game.seed_origins == ["person", "robot", "robot", "robot"]
+
+
+def test_the_seed_boxes_and_the_proof_pass_axe_at_both_widths(
+    transactional_db, cast, page_for, in_thread
+):
+    """The « Mélange vérifiable : votre graine » boxes opened (not seated, then seated) and the
+    in-browser check's verdict: no serious or critical violation at phone and desktop width."""
+    from tests.browser.test_accessibility import axe_problems
+
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    page = page_for(cast[1])
+    page.goto("/salle/")
+    for summary in page.locator("details.seed-choice summary").all():
+        summary.click()
+    expect(page.locator("details.seed-choice[open]")).to_have_count(4)
+    problems = axe_problems(page, "salle, seed boxes open")
+    page.locator(f"#table-{table.pk} li[data-seat='1'] button[type=submit]").click()
+    page.locator(f"#my-seed-{table.pk}-box summary").click()
+    expect(page.locator(f"#my-seed-{table.pk}")).to_be_visible()
+    problems += axe_problems(page, "salle, own seed box open")
+    page.goto("/melange-verifiable/")
+    commitment = FairDeal(bytes(range(32)), ["0"] * 4).commitment
+    robots = [robot_seed(commitment, seat) for seat in range(4)]
+    check_in_browser(
+        page, synthetic_record(["site", "robot", "robot", "robot"], ["a", *robots[1:]])
+    )
+    expect(page.locator("[data-verify-proof]")).to_have_attribute("data-verify-proof", "none")
+    problems += axe_problems(page, "fair shuffle, proof does not hold")
+    assert problems == []

@@ -299,7 +299,8 @@ def test_verify_accepts_the_finished_partie(record):
     assert err == ""
     lines = out.splitlines()
     assert lines[-1].startswith("verified")
-    assert all(line.startswith("ok ") for line in lines[:-1])
+    assert lines[-2].startswith("proof: unknown")  # a record of protocol 1.0 does not say
+    assert all(line.startswith("ok ") for line in lines[:-2])
     assert sum(line.startswith("ok   deck of hand") for line in lines) == len(record["decks"])
     assert sum(line.startswith("ok   reshuffle ") for line in lines) == len(record["reshuffles"])
     assert "ok   result winner" in out and "ok   commitment" in out
@@ -507,3 +508,80 @@ def test_the_replay_command_reads_a_fair_record(record):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert {k: doc[k] for k in record["result"]} == record["result"]
+
+
+# --------------------------------------------------------------------------- who chose each seed
+
+
+def spec_robot_seed(commitment: str, seat: int) -> str:
+    text = "barajamos-robot|" + commitment + "|" + str(seat)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def test_a_robot_seed_is_the_public_rule_of_the_commitment_and_the_seat():
+    from games.engine import robot_seed
+
+    commitment = hashlib.sha256(SERVER_SEED).hexdigest()
+    seeds = [robot_seed(commitment, seat) for seat in range(4)]
+    assert seeds == [spec_robot_seed(commitment, seat) for seat in range(4)]
+    assert len(set(seeds)) == 4 and all(len(s) == 32 for s in seeds)
+
+
+@pytest.fixture(scope="module")
+def robots_record() -> dict:
+    """A partie of one person (seat 0) and three robots whose seeds follow the rule."""
+    commitment = hashlib.sha256(SERVER_SEED).hexdigest()
+    seeds = ["alice"] + [spec_robot_seed(commitment, seat) for seat in (1, 2, 3)]
+    deal = FairDeal(SERVER_SEED, seeds)
+    doc = record_of(fair_partie(5, deal), deal, SERVER_SEED)
+    doc["fairness"]["seed_origins"] = ["person", "robot", "robot", "robot"]
+    return doc
+
+
+def test_verify_checks_robot_seeds_and_says_the_proof_holds(robots_record):
+    code, out, err = verify(robots_record)
+    assert code == 0, out + err
+    for seat in (1, 2, 3):
+        assert f"ok   robot seed of seat {seat}: follows the public rule" in out
+    lines = out.splitlines()
+    assert lines[-2].startswith("proof: holds: the seed of seat 0 came from a person")
+    assert lines[-1].startswith("verified")
+
+
+def test_verify_fails_a_robot_seed_off_the_rule(robots_record):
+    """A site that drew a robot's seed (and ground it) is caught even though every card still
+    follows from the commitment and the recorded seeds."""
+    commitment = robots_record["fairness"]["commitment"]
+    ground = hashlib.sha256(b"grind 7101").hexdigest()[:32]
+    seeds = ["alice", ground] + [spec_robot_seed(commitment, seat) for seat in (2, 3)]
+    deal = FairDeal(SERVER_SEED, seeds)
+    doc = record_of(fair_partie(5, deal), deal, SERVER_SEED)
+    doc["fairness"]["seed_origins"] = ["person", "robot", "robot", "robot"]
+    code, out, err = verify(doc)
+    assert code == 1
+    assert f"FAIL robot seed of seat 1: the rule gives {spec_robot_seed(commitment, 1)}" in out
+    assert "ok   deck of hand 1" in out  # the cards alone would not tell
+    assert err.startswith("not verified: 1 check(s) failed")
+
+
+def test_verify_says_the_proof_does_not_hold_without_a_person_seed(robots_record):
+    doc = tamper(robots_record, lambda d: d["fairness"]["seed_origins"].__setitem__(0, "site"))
+    code, out, _ = verify(doc)
+    assert code == 0  # every check passes: the record is what the site dealt
+    assert "proof: does not hold: no seed is a person's" in out
+
+
+@pytest.mark.parametrize("origins", [["person"] * 3, ["person", "robot", "robot", "alien"], "x"])
+def test_verify_refuses_bad_seed_origins(robots_record, origins):
+    doc = tamper(robots_record, lambda d: d["fairness"].__setitem__("seed_origins", origins))
+    code, out, err = verify(doc)
+    assert code == 2 and out == ""
+    assert err.startswith("invalid input: seed_origins must list 4")
+
+
+def test_verify_command_says_whether_the_proof_holds(tmp_path, robots_record):
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(robots_record))
+    done = run("fairness", "verify", str(path), stdin="")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "proof: holds" in done.stdout

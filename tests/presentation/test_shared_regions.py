@@ -24,6 +24,8 @@ def frozen(monkeypatch):
     monkeypatch.setattr(selectors.timezone, "now", lambda: T.NOW)
     monkeypatch.setattr(fragments.time, "time", lambda: T.NOW_MS / 1000)
     monkeypatch.setattr(selectors, "open_revanche", lambda game: None)
+    # the revanche offer form's commitment (games.services.pending_shuffle, a row per player)
+    monkeypatch.setattr(fragments.pending_shuffle, "commitment_for", lambda user: "c0" * 32)
 
 
 def post(game, seat):
