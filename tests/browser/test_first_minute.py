@@ -4,6 +4,8 @@ that every control is big enough to tap, and that the site installs on a home sc
 Screenshots under $SHOTS_DIR (default /tmp/shots-firstmin)."""
 
 import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +57,86 @@ def test_the_site_installs_on_a_home_screen(new_page):
     assert (
         page.locator("meta[name=theme-color]").get_attribute("content") == manifest["theme_color"]
     )
+
+
+# ---------------------------------------------------------------- 2. the newcomer alone
+
+
+def in_first_screen(locator) -> bool:
+    """Whether the element is visible without scrolling (its box inside the viewport)."""
+    return locator.evaluate(
+        "el => { const r = el.getBoundingClientRect();"
+        " return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"
+    )
+
+
+def test_a_visitor_sees_the_robots_on_the_landing_page(new_page):
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    page.goto("/")
+    door = page.get_by_role("link", name="Jouer contre les robots")
+    assert in_first_screen(door)
+    shoot(page, "landing-visitor")
+
+
+@pytest.fixture
+def robot_worker(clock_worker):
+    if clock_worker.worker is None:
+        clock_worker.start_worker()
+    return clock_worker
+
+
+def test_alone_on_a_phone_from_the_landing_page_to_the_first_decision(robot_worker, ane, page_for):
+    """The newcomer's walk, counted: one tap from the landing page to the table, where the
+    first decision is on screen (after the robots' own, made by the worker)."""
+    page = page_for(ane)
+    page.set_viewport_size(PHONE)
+    started = time.monotonic()
+    page.goto("/")
+    shoot(page, "landing-player")
+    door = page.get_by_role("button", name="Jouer contre les robots")
+    assert in_first_screen(door)
+    door.click()
+    taps, screens = 1, 2
+    expect(page).to_have_url(re.compile(r"/tables/\d+/$"), timeout=10000)
+    first_action = page.locator("#decision-panel .tpanel__actions button[type=submit]").first
+    expect(first_action).to_be_visible(timeout=20000)
+    assert in_first_screen(first_action)
+    seconds = time.monotonic() - started
+    print(f"landing → first decision: {taps} tap, {screens} screens, {seconds:.1f} s")
+    shoot(page, "practice-first-decision")
+    assert seconds < 30
+
+
+def test_the_salle_offers_the_robots_on_a_phones_first_screen(ane, page_for):
+    page = page_for(ane)
+    page.set_viewport_size(PHONE)
+    page.goto("/salle/")
+    door = page.locator("form.practice-table").get_by_role("button", name="Jouer contre les robots")
+    shoot(page, "salle-first-screen")
+    assert in_first_screen(door)
+    assert in_first_screen(page.get_by_role("button", name="Jouer maintenant · Mus · 4 rois"))
+    shoot(page, "salle-first-screen")
+
+
+# ---------------------------------------------------------------- 8. the laptop salle
+
+
+def test_the_laptop_salle_uses_its_width(cast, page_for, in_thread):
+    from games.services import salle
+
+    other = in_thread(salle.table_create, user=cast[2], kings=4)
+    in_thread(salle.seat_take, user=cast[3], table_id=other.pk, number=1)
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    in_thread(salle.seat_take, user=cast[1], table_id=table.pk, number=1)
+    page = page_for(cast[0])
+    page.set_viewport_size(LAPTOP)
+    page.goto("/salle/")
+    mine = page.locator(".my-table .table-card")
+    expect(mine).to_be_visible()
+    shoot(page, "salle-seated")
+    width = mine.bounding_box()["width"]
+    assert width >= 560, width
+    # the other open tables beside it, not below it
+    beside = page.locator(".open-tables .table-card").first.bounding_box()
+    assert beside["y"] < 800 and beside["x"] > mine.bounding_box()["x"] + width - 1
