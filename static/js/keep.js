@@ -69,6 +69,7 @@
       focus: focused ? identity(active) : null,
       hadFocus: focused,
       hadActions: actions(region).length > 0,
+      over: !!region.querySelector(".partie-over"),
       scrollTop: region.scrollTop,
     };
   });
@@ -95,7 +96,16 @@
     var gained = first && !was.hadActions && !first.closest("[hidden]");
     var control = was.focus && find(region, was.focus);
     var active = document.activeElement;
-    if (control) {
+    var over = id === "score-screen" && region.querySelector(".partie-over__title");
+    if (over && !was.over) {
+      // The partie just ended: its result and final score first, the revanche beside them
+      // (never a button below that scrolls the result away).
+      over.setAttribute("tabindex", "-1");
+      over.focus({ preventScroll: true });
+      // The page's top when the result is in its first half (the scoreboard stays in view).
+      var y = region.querySelector(".partie-over").getBoundingClientRect().top + window.scrollY;
+      window.scrollTo({ top: y < window.innerHeight / 2 ? 0 : y - 8 });
+    } else if (control) {
       control.focus({ preventScroll: true });
     } else if (gained && !isTyping(active)) {
       // Your turn: the discard starts with the cards to pick, any other decision with its

@@ -140,3 +140,39 @@ def test_the_laptop_salle_uses_its_width(cast, page_for, in_thread):
     # the other open tables beside it, not below it
     beside = page.locator(".open-tables .table-card").first.bounding_box()
     assert beside["y"] < 800 and beside["x"] > mine.bounding_box()["x"] + width - 1
+
+
+# ---------------------------------------------------------------- 1. the end shows the result
+
+
+def act(in_thread, game, user, action: dict) -> None:
+    """One decision through the services, as the player's click would (pushed to the pages)."""
+    from games.services import play
+
+    game.refresh_from_db()
+    in_thread(
+        play.game_apply_action, user=user, version=game.version, action=action, game_id=game.pk
+    )
+
+
+@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_end_of_the_partie_shows_the_result_first(
+    size, cast, page_for, start_cast_table, in_thread
+):
+    game = start_cast_table(7)
+    act(in_thread, game, cast[0], {"type": "cut"})
+    act(in_thread, game, cast[0], {"type": "ordago"})
+    page = page_for(cast[0])
+    page.set_viewport_size(size)
+    page.goto(game.get_absolute_url())
+    expect(page.locator("#decision-panel")).to_be_visible()
+    act(in_thread, game, cast[1], {"type": "hold"})
+    title = page.locator(".partie-over__title")
+    expect(title).to_be_visible()
+    expect(title).to_be_focused()
+    page.wait_for_timeout(300)  # any scrolling the focus brings
+    shoot(page, f"partie-over-{size['width']}")
+    assert in_first_screen(title)
+    assert in_first_screen(page.locator(".partie-over__final"))
+    assert in_first_screen(page.locator("#revanche").get_by_role("button", name="Revanche"))
+    shoot(page, f"partie-over-{size['width']}")
