@@ -42,6 +42,13 @@
     return region.querySelectorAll("button[type=submit]");
   }
 
+  // Facing an órdago, a stray Enter must not end the partie: the cautious answer comes first.
+  function cautious(region) {
+    if (region.id !== "decision-panel" || region.dataset.attention !== "ordago") return null;
+    var refuse = region.querySelector("form:has(input[name=type][value=refuse]) button[type=submit]");
+    return refuse || null;
+  }
+
   function isTyping(element) {
     return !!element && (element.isContentEditable || element.matches(
       "textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=hidden])"
@@ -92,9 +99,11 @@
         field.value = kept.value;
       }
     });
-    var first = actions(region)[0];
-    var gained = first && !was.hadActions && !first.closest("[hidden]");
+    var first = cautious(region) || actions(region)[0];
     var control = was.focus && find(region, was.focus);
+    // A new decision, or the next one right after yours (your Mus closed the round: your
+    // discard), takes the focus.
+    var gained = first && !first.closest("[hidden]") && (!was.hadActions || (was.hadFocus && !control));
     var active = document.activeElement;
     var over = id === "score-screen" && region.querySelector(".partie-over__title");
     if (over && !was.over) {
@@ -126,7 +135,7 @@
 
   // A page opened on your turn starts there too (without scrolling: the table first).
   var panel = document.getElementById("decision-panel");
-  var first = panel && actions(panel)[0];
+  var first = panel && (cautious(panel) || actions(panel)[0]);
   if (first && (!document.activeElement || document.activeElement === document.body)) {
     (document.querySelector("#my-hand input[type=checkbox]") || first).focus({ preventScroll: true });
   }

@@ -176,3 +176,40 @@ def test_the_end_of_the_partie_shows_the_result_first(
     assert in_first_screen(page.locator(".partie-over__final"))
     assert in_first_screen(page.locator("#revanche").get_by_role("button", name="Revanche"))
     shoot(page, f"partie-over-{size['width']}")
+
+
+# ---------------------------------------------------------------- 6. keyboard and defaults
+
+
+def test_facing_an_ordago_the_focus_is_on_the_cautious_answer(
+    cast, page_for, start_cast_table, in_thread
+):
+    game = start_cast_table(7)
+    act(in_thread, game, cast[0], {"type": "cut"})
+    bixente = page_for(cast[1])
+    bixente.goto(game.get_absolute_url())
+    expect(bixente.locator("#decision-panel")).to_be_visible()
+    act(in_thread, game, cast[0], {"type": "ordago"})
+    refuse = bixente.locator("#decision-panel").get_by_role("button", name="Je ne tiens pas")
+    expect(refuse).to_be_focused()
+    # and on a page opened facing it
+    again = page_for(cast[1])
+    again.goto(game.get_absolute_url())
+    expect(
+        again.locator("#decision-panel").get_by_role("button", name="Je ne tiens pas")
+    ).to_be_focused()
+
+
+def test_when_my_mus_closes_the_round_the_focus_goes_to_my_cards(
+    cast, page_for, start_cast_table, in_thread
+):
+    game = start_cast_table(2026)
+    for user in cast[:3]:
+        act(in_thread, game, user, {"type": "mus"})
+    dani = page_for(cast[3])
+    dani.goto(game.get_absolute_url())
+    mus = dani.locator("#decision-panel").get_by_role("button", name="Mus")
+    mus.focus()
+    dani.keyboard.press("Enter")
+    first_card = dani.locator("#my-hand input[type=checkbox]").first
+    expect(first_card).to_be_focused()
