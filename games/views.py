@@ -254,9 +254,11 @@ def invitation(request, table_id, token):
         )
         return redirect_to_login(request.get_full_path())
     mine = next((s for s in table.seats.all() if s.user_id == request.user.pk), None)
+    seats = selectors.seat_views(table)
     context = {
         "table": table,
-        "seats": selectors.seat_views(table),
+        # each seat with the one across the table: who your partner will be if you sit there
+        "seats": [{"seat": s, "partner": seats[(s.number + 2) % len(seats)]} for s in seats],
         "mine": mine,
         "refusal": "" if mine else invitations.link_status(table),
         "token": token,

@@ -213,3 +213,56 @@ def test_when_my_mus_closes_the_round_the_focus_goes_to_my_cards(
     dani.keyboard.press("Enter")
     first_card = dani.locator("#my-hand input[type=checkbox]").first
     expect(first_card).to_be_focused()
+
+
+# ---------------------------------------------------------------- 10. words
+
+
+def test_the_classement_explains_itself_in_plain_french(ane, page_for):
+    page = page_for(ane)
+    page.goto("/classement/")
+    text = page.locator("main").inner_text()
+    assert "Plackett" not in text and "openskill" not in text
+    assert "Gagner une partie rapporte des points" in text
+
+
+def test_the_invitation_says_who_your_partner_will_be(cast, page_for, in_thread):
+    from games.services import salle
+
+    table = in_thread(salle.table_create, user=cast[0], kings=4, private=True)
+    in_thread(
+        salle.seat_take, user=cast[1], table_id=table.pk, number=1, invite_token=table.invite_token
+    )
+    guest = page_for(cast[2])
+    guest.set_viewport_size(PHONE)
+    guest.goto(f"/tables/{table.pk}/invitation/{table.invite_token}/")
+    seats = guest.locator(".invitation-seats > li")
+    expect(seats.nth(2)).to_contain_text("Votre partenaire : ane")
+    expect(seats.nth(3)).to_contain_text("Votre partenaire : bixente")
+    button = seats.nth(2).get_by_role("button", name="S’asseoir ici")
+    assert button.bounding_box()["height"] >= 44
+    shoot(guest, "invitation")
+
+
+def test_a_returning_player_is_not_told_they_lost_the_connection(cast, page_for, start_cast_table):
+    from games.models import SeatConnection
+
+    game = start_cast_table(55)
+    url = game.get_absolute_url()
+    watcher, leaver = page_for(cast[0]), page_for(cast[3])
+    watcher.goto(url)
+    leaver.goto(url)
+    deadline = time.monotonic() + 20
+    while SeatConnection.objects.filter(game_seat__game=game).count() < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    context = leaver.context
+    leaver.close()
+    expect(watcher.locator("#table-seats")).to_contain_text(
+        "dani a perdu la connexion", timeout=10000
+    )
+    # the page the returning player gets, before its socket says it is back
+    html = context.request.get(url).text()
+    assert "Vous étiez déconnecté" in html
+    seats = html[html.index('id="table-seats"') : html.index('id="lance-status"')]
+    assert "a perdu la connexion" not in seats
