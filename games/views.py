@@ -325,8 +325,8 @@ def play_now(request):
 
 @require_POST
 def fill_with_robots(request, table_id):
-    """The host of a table that has waited ROBOT_OFFER_SECONDS fills its empty seats with
-    robots, in one click."""
+    """A player seated at a table that has waited ROBOT_OFFER_SECONDS fills its empty seats
+    with robots, in one click (offered to each of them; the push shows the others)."""
     try:
         salle_service.salle_write_count(user=request.user)
         if not selectors.robot_offer_due(user=request.user, table_id=table_id):
@@ -337,6 +337,8 @@ def fill_with_robots(request, table_id):
         robots.robots_fill(user=request.user, table_id=table_id)
     except SalleError as error:
         messages.error(request, error.message)
+    else:
+        messages.success(request, _("La table est complétée avec des robots."))
     return _salle_response(request)
 
 

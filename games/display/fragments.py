@@ -48,6 +48,7 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
         **friends_context(user, salle.my_table, [my_table, *tables]),
+        **waiting_context(salle.my_seat, my_table),
     }
 
 
@@ -72,10 +73,28 @@ def friends_context(user, my_table: Table | None, items) -> dict:
             context["invite_url"] = reverse(
                 "games:invitation", args=[my_table.pk, my_table.invite_token]
             )
-        if my_table.host_id == user.pk:
-            due = my_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS
-            context["robot_offer_ms"] = int(due * 1000)
+        # Every person seated there is offered the robots once the table has waited.
+        due = my_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS
+        context["robot_offer_ms"] = int(due * 1000)
     return context
+
+
+def waiting_context(my_seat, my_table: dict | None) -> dict:
+    """While the player's open table is not full: how long such tables usually take to fill
+    (one query) and since when the player waits there, in ms with the server's now, for
+    static/js/salle.js to count the time waited."""
+    if my_seat is None or my_table is None or my_table["full"]:
+        return {}
+    table = my_table["table"]
+    if table.status != Table.Status.OPEN:
+        return {}
+    return {
+        "waiting": {
+            "usual": usual_wait_text(table.kings),
+            "since_ms": int(my_seat.created.timestamp() * 1000),
+            "now_ms": int(time.time() * 1000),
+        }
+    }
 
 
 def usual_wait_text(kings: int) -> str:
@@ -122,6 +141,7 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
     missing = len(seats) - seated
     return {
         "table": table,
+        "robots": sum(1 for seat in seats if seat.user is not None and seat.user.is_robot),
         "fairness": fairness_view.table_fairness(table),
         "seats": seats,
         "seated": seated,

@@ -266,3 +266,50 @@ def test_a_returning_player_is_not_told_they_lost_the_connection(cast, page_for,
     assert "Vous étiez déconnecté" in html
     seats = html[html.index('id="table-seats"') : html.index('id="lance-status"')]
     assert "a perdu la connexion" not in seats
+
+
+# ------------------------------------------------ 3. « Jouer maintenant » waits aloud
+
+
+def test_play_now_shows_the_wait_and_offers_robots_to_every_seated_player(
+    cast, page_for, in_thread, settings
+):
+    from datetime import timedelta
+
+    from games import broadcast
+    from games.models import Table
+
+    ane, bixente = page_for(cast[0]), page_for(cast[1])
+    for page in (ane, bixente):
+        page.set_viewport_size(PHONE)
+        page.goto("/salle/")
+        page.get_by_role("button", name="Jouer maintenant · Mus · 4 rois").click()
+        expect(page.locator(".my-table")).to_be_visible()
+    for page in (ane, bixente):
+        wait = page.locator(".my-table .table-card__wait")
+        expect(wait).to_contain_text("Pas encore assez de parties pour estimer")
+        expect(wait).to_contain_text("Vous attendez depuis")
+        expect(wait.locator("[data-waited-since]")).to_have_text(
+            re.compile(r"0:0[1-9]"), timeout=5000
+        )
+    shoot(bixente, "play-now-waiting")
+    # two minutes later (the table's opening moved back), at the next push
+    table = Table.objects.get(host=cast[0])
+    Table.objects.filter(pk=table.pk).update(
+        created=table.created - timedelta(seconds=settings.ROBOT_OFFER_SECONDS + 1)
+    )
+    in_thread(broadcast.salle_changed)
+    for page in (ane, bixente):
+        offer = page.get_by_role("button", name="Compléter avec des robots")
+        expect(offer).to_be_visible()
+        shoot(page, "play-now-robots-offer")
+        assert in_first_screen(offer)
+        expect(page).to_have_title("● Compléter avec des robots ? · Barajamos")
+    bixente.get_by_role("button", name="Compléter avec des robots").click()
+    expect(ane.locator(".table-card__ready")).to_have_text(
+        "Les quatre sont là : lancez la partie !"
+    )
+    expect(bixente.locator(".table-card__full")).to_contain_text(
+        "La table est complétée avec des robots : ane va lancer la partie."
+    )
+    shoot(ane, "play-now-filled-host")
