@@ -853,6 +853,17 @@ def build_announcement(
     return " ".join(part if part[-1] in ".!?…" else f"{part}." for part in parts if part)
 
 
+def word_sentences(observation: Observation, players: list[str], by_clock: set[int]) -> list[str]:
+    """Every word of the hand as said aloud, in order: static/js/announce.js says those a push
+    brought that the reader has not heard yet (several at once after robots or the clock)."""
+    sentences = []
+    for index, word in enumerate(observation["words"]):
+        line = vocabulary.word_sentence(word, players[word["seat"]])
+        line = timed_out_text(line) if index in by_clock else line
+        sentences.append(line if line[-1] in ".!?…" else f"{line}.")
+    return sentences
+
+
 def build_table(
     observation: Observation,
     players: list[str],
@@ -967,6 +978,9 @@ def _build_table(
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
         "announcement": build_announcement(observation, players, teams, turn, panel, by_clock),
+        "announce_words": for_the_team(
+            f"words {sorted(by_clock)}", lambda: word_sentences(observation, players, by_clock)
+        ),
     }
 
 

@@ -31,9 +31,24 @@
         clock.dataset.ends = String(now + Number(clock.dataset.seconds) * 1000);
       }
       var left = Math.max(0, Math.ceil((Number(clock.dataset.ends) - now) / 1000));
-      clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      clock.textContent = text;
+      sayAtMilestones(clock.nextElementSibling, left, text);
     });
   }
+  // The ticking clock is hidden from screen readers (rewritten every second inside an alert, it
+  // would be read without end): its words beside it change at a few milestones only.
+  var MILESTONES = [60, 30, 10];
+  function sayAtMilestones(said, left, text) {
+    if (!said || !said.hasAttribute("data-countdown-said")) return;
+    var last = said.dataset.saidLeft ? Number(said.dataset.saidLeft) : Infinity;
+    var crossed = MILESTONES.some(function (mark) { return left <= mark && last > mark; });
+    if (!said.dataset.saidLeft || crossed) {
+      said.dataset.saidLeft = String(left);
+      if (crossed) said.textContent = text;
+    }
+  }
+  window.barajamosSayAtMilestones = sayAtMilestones;
   document.addEventListener("htmx:wsAfterMessage", tick);
   setInterval(tick, 250);
   tick();

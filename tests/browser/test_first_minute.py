@@ -313,3 +313,88 @@ def test_play_now_shows_the_wait_and_offers_robots_to_every_seated_player(
         "La table est complétée avec des robots : ane va lancer la partie."
     )
     shoot(ane, "play-now-filled-host")
+
+
+# ---------------------------------------------------------------- 4. what a screen reader hears
+
+#: The text a screen reader would hear from the page's live regions (aria-hidden parts left out).
+LIVE_TEXT = """() => Array.from(document.querySelectorAll(
+    "[role=alert], [role=status], [role=log], [aria-live]:not([aria-live=off])"))
+  .filter(el => !el.closest("[aria-hidden=true]"))
+  .map(el => { const copy = el.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden=true]").forEach(n => n.remove());
+    return copy.textContent.replace(/\\s+/g, " ").trim(); })
+  .join(" | ")"""
+
+
+def live_changes(page, seconds: float = 3.5) -> list[str]:
+    """The successive texts of the live regions over `seconds`, polled every 100 ms."""
+    seen = [page.evaluate(LIVE_TEXT)]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        text = page.evaluate(LIVE_TEXT)
+        if text != seen[-1]:
+            seen.append(text)
+    return seen
+
+
+def test_the_away_countdown_is_not_read_every_second(cast, page_for, start_cast_table):
+    from games.models import SeatConnection
+
+    game = start_cast_table(55)
+    url = game.get_absolute_url()
+    watcher, leaver = page_for(cast[0]), page_for(cast[3])
+    watcher.goto(url)
+    leaver.goto(url)
+    deadline = time.monotonic() + 20
+    while SeatConnection.objects.filter(game_seat__game=game).count() < 2:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    leaver.close()
+    expect(watcher.locator("#away-banner")).to_contain_text(
+        "dani a perdu la connexion", timeout=10000
+    )
+    banner = watcher.locator("#away-banner .away-banner__countdown")
+    first = banner.inner_text()
+    changes = live_changes(watcher)
+    assert banner.inner_text() != first  # it still ticks on screen
+    assert len(changes) == 1, changes  # and is said once, at its start
+
+
+def test_the_revanche_countdown_is_not_read_every_second(
+    cast, page_for, start_cast_table, in_thread
+):
+    from games.services import revanche
+
+    game = start_cast_table(7)
+    act(in_thread, game, cast[0], {"type": "cut"})
+    act(in_thread, game, cast[0], {"type": "ordago"})
+    act(in_thread, game, cast[1], {"type": "hold"})
+    in_thread(revanche.revanche_offer, user=cast[0], table_id=game.table_id, partner_id=cast[2].pk)
+    page = page_for(cast[1])
+    page.goto(game.get_absolute_url())
+    expiry = page.locator(".revanche__expiry")
+    expect(expiry).to_contain_text("L’offre tombe dans")
+    changes = live_changes(page)
+    assert len(changes) == 1, changes
+
+
+def test_every_word_of_a_push_is_said_in_order(cast, page_for, start_cast_table, in_thread):
+    game = start_cast_table(2026)
+    camille = page_for(cast[2])
+    camille.goto(game.get_absolute_url())
+    expect(camille.locator("#hand-log")).to_be_visible()
+    camille.wait_for_timeout(500)  # the socket's first push
+    # the next push is lost (a slow network): the one after carries two words
+    camille.evaluate(
+        """() => document.addEventListener("htmx:wsBeforeMessage", function drop(event) {
+             event.preventDefault(); window.dropped = true;
+             document.removeEventListener("htmx:wsBeforeMessage", drop); })"""
+    )
+    act(in_thread, game, cast[0], {"type": "mus"})
+    camille.wait_for_function("() => window.dropped === true")
+    act(in_thread, game, cast[1], {"type": "mus"})
+    expect(camille.locator("#announcer")).to_have_text(
+        "ane : Mus. bixente : Mus. À vous de parler. Mus ou couper ?"
+    )
