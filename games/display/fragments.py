@@ -141,7 +141,7 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
     missing = len(seats) - seated
     return {
         "table": table,
-        "robots": sum(1 for seat in seats if seat.user is not None and seat.user.is_robot),
+        "robots": sum(1 for seat in seats if getattr(seat.user, "is_robot", False)),
         "fairness": fairness_view.table_fairness(table),
         "seats": seats,
         "seated": seated,
