@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args
 
+from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.template.context_processors import csrf
@@ -245,6 +246,70 @@ def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observatio
         entry["type"] == "deal" and entry["hand"] + 1 == observation["hand_number"]
         for entry in (game_clock or {}).get("timed_out", [])
     )
+
+
+def clock_misses(game_clock: Mapping[str, Any] | None, observation: Observation) -> list[int]:
+    """Each seat's decisions missed in a row (the partie is cancelled at CLOCK_MISSES_LIMIT)."""
+    if not game_clock or observation["status"] != "playing":
+        return [0] * 4
+    return [int(entry.get("misses", 0)) for entry in game_clock["seats"]]
+
+
+def misses_text(misses: int) -> str:
+    """What the table sees by a seat that let its clock run out: how near the cancellation."""
+    if not misses:
+        return ""
+    return _("temps écoulé %(misses)d fois de suite sur %(limit)d avant l'annulation") % {
+        "misses": misses,
+        "limit": settings.CLOCK_MISSES_LIMIT,
+    }
+
+
+def my_clock_note(
+    game_clock: Mapping[str, Any] | None, observation: Observation, seat: int, misses: list[int]
+) -> str:
+    """What the clock's consequences are for the viewer, in the panel: a reserve gone for the
+    rest of the partie, and the misses in a row that would cancel it."""
+    if not game_clock or observation["status"] != "playing" or seat in game_clock.get("robots", ()):
+        return ""
+    entry = game_clock["seats"][seat]
+    parts = []
+    if misses[seat]:
+        parts.append(
+            _(
+                "Temps écoulé : la décision a été prise pour vous (%(misses)d fois de suite sur"
+                " %(limit)d ; à %(limit)d, la partie est annulée pour les quatre)."
+            )
+            % {"misses": misses[seat], "limit": settings.CLOCK_MISSES_LIMIT}
+        )
+    if int(entry.get("reserve_ms", 1)) <= 0:
+        parts.append(
+            _("Votre réserve est épuisée : %(turn)s s par décision pour le reste de la partie.")
+            % {"turn": int(game_clock["turn"])}
+        )
+    return " ".join(parts)
+
+
+def told_once(
+    announcement: str,
+    observation: Observation,
+    by_clock: set[int],
+    viewer: int,
+    players: list[str],
+    misses: list[int],
+    my_note: str,
+) -> str:
+    """The announcement, and when its newest word was the clock's, what that means: to the
+    late player their note, to the others how near the cancellation the late player is."""
+    words = observation["words"]
+    if not words or len(words) - 1 not in by_clock:
+        return announcement
+    late = words[-1]["seat"]
+    if late == viewer:
+        return f"{announcement} {my_note}".strip()
+    if not misses[late]:
+        return announcement
+    return f"{announcement} {players[late]} : {misses_text(misses[late])}."
 
 
 def timed_out_text(text: str) -> str:
@@ -931,6 +996,9 @@ def _build_table(
     clocks = build_clocks(game_clock, observation, now_ms)
     by_clock = timed_out_words(game_clock, observation)
     seats = build_seats(observation, players, viewer, presence or {}, clocks, by_clock, robots)
+    misses = clock_misses(game_clock, observation)
+    for seat_view in seats:
+        seat_view["misses_text"] = misses_text(misses[seat_view["seat"]])
     scoreboard = for_the_team(
         "scoreboard", lambda: build_scoreboard(observation, players, viewer, teams)
     )
@@ -940,6 +1008,9 @@ def _build_table(
     running = mine if mine is not None and mine["running"] else None
     panel = build_panel(observation, players, viewer, turn, host_seat)
     panel["clock"] = running if panel["active"] else None
+    panel["clock_note"] = (
+        my_clock_note(game_clock, observation, seat, misses) if seat is not None else ""
+    )
     score_screen = build_score_screen(
         observation, players, viewer, teams, host_seat, scoreboard, robots
     )
@@ -977,7 +1048,15 @@ def _build_table(
             ),
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
-        "announcement": build_announcement(observation, players, teams, turn, panel, by_clock),
+        "announcement": told_once(
+            build_announcement(observation, players, teams, turn, panel, by_clock),
+            observation,
+            by_clock,
+            viewer,
+            players,
+            misses,
+            panel["clock_note"],
+        ),
         "announce_words": for_the_team(
             f"words {sorted(by_clock)}", lambda: word_sentences(observation, players, by_clock)
         ),

@@ -129,8 +129,19 @@
     return true;
   }
 
+  // On a phone the panel sticks to the bottom of the screen: when it is taller than the room
+  // left under your cards, scroll the page (the header and score go up) rather than cover them.
+  function uncoverCards() {
+    var panel = document.getElementById("decision-panel");
+    var hand = document.getElementById("my-hand");
+    if (!panel || !hand || getComputedStyle(panel).position !== "sticky") return;
+    var covered = hand.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy(0, covered + 4);
+  }
+
   document.addEventListener("htmx:oobAfterSwap", function () {
     Object.keys(saved).forEach(restore);
+    uncoverCards();
   });
 
   // A page opened on your turn starts there too (without scrolling: the table first).
@@ -139,4 +150,5 @@
   if (first && (!document.activeElement || document.activeElement === document.body)) {
     (document.querySelector("#my-hand input[type=checkbox]") || first).focus({ preventScroll: true });
   }
+  uncoverCards();
 })();

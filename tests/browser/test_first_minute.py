@@ -398,3 +398,97 @@ def test_every_word_of_a_push_is_said_in_order(cast, page_for, start_cast_table,
     expect(camille.locator("#announcer")).to_have_text(
         "ane : Mus. bixente : Mus. À vous de parler. Mus ou couper ?"
     )
+
+
+# ---------------------------------------------------------------- 5. the clock's consequences
+
+
+def test_the_clocks_consequences_are_told_to_the_player_and_to_the_table(
+    short_clock, clock_worker, start_cast_table, cast, page_for
+):
+    if clock_worker.worker is None:
+        clock_worker.start_worker()
+    game = start_cast_table(14)
+    ane, bixente = page_for(cast[0]), page_for(cast[1])
+    for page in (ane, bixente):
+        page.set_viewport_size(PHONE)
+        page.goto(game.get_absolute_url())
+        expect(page.locator("#table-seats .tclock--running")).to_have_count(1)
+    # ane lets the clock run out: the decision is made for her
+    expect(bixente.locator("#hand-log")).to_contain_text("temps écoulé", timeout=20000)
+    note = ane.locator("#decision-panel .tpanel__clock-note")
+    expect(note).to_contain_text("la décision a été prise pour vous (1 fois de suite sur 3")
+    expect(note).to_contain_text("Votre réserve est épuisée")
+    expect(ane.locator("#announcer")).to_contain_text("Votre réserve est épuisée")
+    expect(bixente.locator("#announcer")).to_contain_text(
+        "ane : temps écoulé 1 fois de suite sur 3 avant l'annulation."
+    )
+    expect(bixente.locator(".tseat__misses")).to_have_text(
+        "temps écoulé 1 fois de suite sur 3 avant l'annulation"
+    )
+    shoot(ane, "clock-note-late-player")
+    shoot(bixente, "clock-note-table")
+
+
+# ---------------------------------------------------------------- 7. the phone
+
+#: Every control a player uses that is shown and smaller than 44 px high: "tag.class text (h)".
+SMALL_CONTROLS = """() => Array.from(document.querySelectorAll(
+    "main button, main .button, main .tbtn, main select, main input:not([type=hidden])"
+    + ":not([type=radio]):not([type=checkbox]), main label:has(> input[type=radio]),"
+    + " main label:has(> input[type=checkbox])"))
+  .filter(el => el.offsetParent !== null && !el.closest(".visually-hidden"))
+  .map(el => [el, el.getBoundingClientRect().height])
+  .filter(([el, height]) => height < 43.5)
+  .map(([el, height]) => el.tagName + "." + el.className + " " + el.textContent.trim().slice(0, 30)
+    + " (" + Math.round(height) + ")")"""
+
+
+def covered_cards(page) -> float:
+    """How many px of the player's cards the decision panel covers (0: none)."""
+    return page.evaluate(
+        """() => { const panel = document.querySelector("#decision-panel").getBoundingClientRect();
+             return Math.max(0, ...Array.from(document.querySelectorAll("#my-hand .card"))
+               .map(card => card.getBoundingClientRect().bottom - panel.top)); }"""
+    )
+
+
+def test_on_a_phone_the_panel_leaves_my_cards_and_the_header_is_short(
+    cast, page_for, start_cast_table, in_thread
+):
+    game = start_cast_table(7)
+    act(in_thread, game, cast[0], {"type": "cut"})
+    act(in_thread, game, cast[0], {"type": "bet", "amount": 2})
+    dani = page_for(cast[3])
+    dani.set_viewport_size(PHONE)
+    dani.goto(game.get_absolute_url())
+    expect(dani.locator("#decision-panel")).to_be_visible()
+    # the header (site and attention toggles) above the score: one short band
+    shoot(dani, "table-header")
+    assert dani.locator("#scoreboard").bounding_box()["y"] <= 64
+    act(in_thread, game, cast[1], {"type": "raise", "to": 5})  # dani answers after her partner
+    expect(dani.locator("#decision-panel #raise-to")).to_be_visible()
+    dani.wait_for_timeout(300)
+    shoot(dani, "answer-after-partner")
+    dani.set_viewport_size(PHONE)
+    assert covered_cards(dani) <= 0
+    assert dani.evaluate(SMALL_CONTROLS) == []
+
+
+def test_every_control_outside_the_table_is_44_px_high(cast, page_for, in_thread):
+    from games.services import robots, salle
+
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    in_thread(robots.robot_seat, user=cast[0], table_id=table.pk, number=3)
+    for user in (cast[0], cast[1]):
+        page = page_for(user)
+        for size in (PHONE, LAPTOP):
+            page.set_viewport_size(size)
+            page.goto("/salle/")
+            expect(page.locator("#salle")).to_be_visible()
+            assert page.evaluate(SMALL_CONTROLS) == [], (user, size)
+    private = in_thread(salle.table_create, user=cast[2], kings=4, private=True)
+    page = page_for(cast[3])
+    page.set_viewport_size(PHONE)
+    page.goto(f"/tables/{private.pk}/invitation/{private.invite_token}/")
+    assert page.evaluate(SMALL_CONTROLS) == []
