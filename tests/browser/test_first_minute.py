@@ -492,3 +492,54 @@ def test_every_control_outside_the_table_is_44_px_high(cast, page_for, in_thread
     page.set_viewport_size(PHONE)
     page.goto(f"/tables/{private.pk}/invitation/{private.invite_token}/")
     assert page.evaluate(SMALL_CONTROLS) == []
+
+
+# ---------------------------------------------------------------- 9. the partie page
+
+
+def play_an_ordago_partie(game, cast, in_thread) -> None:
+    """Cut, órdago at the Grand, held: the partie ends at its first lance."""
+    from games import engine
+
+    for _ in range(20):
+        game.refresh_from_db()
+        if game.state["status"] != "playing":
+            return
+        seat = engine.to_act(game.state)[0]
+        legal = {a["type"] for a in engine.observation(game.state, seat)["legal"]}
+        kind = next(k for k in ("cut", "hold", "ordago", "pass", "declare") if k in legal)
+        act(in_thread, game, cast[seat], {"type": kind})
+    raise AssertionError("the partie did not end")
+
+
+def test_the_partie_page_opens_on_its_story(cast, page_for, in_thread):
+    from games.models import Game
+    from games.services import salle
+
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    for number, user in enumerate(cast[1:], start=1):
+        in_thread(salle.seat_take, user=user, table_id=table.pk, number=number)
+    in_thread(salle.table_start, user=cast[0], table_id=table.pk)
+    game = Game.objects.get(table=table)
+    play_an_ordago_partie(game, cast, in_thread)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.commitment
+    page = page_for(cast[1])
+    for size in (PHONE, LAPTOP):
+        page.set_viewport_size(size)
+        page.goto(f"/parties/{game.pk}/")
+        story = page.get_by_role("heading", name="L’histoire de la partie")
+        assert in_first_screen(story), size
+        assert not page.get_by_text("python -m games.engine").is_visible()
+        shoot(page, "partie-page")
+    jump = page.locator(".partie-story").get_by_role("link", name="Main n° 1")
+    jump.click()
+    expect(page).to_have_url(re.compile(r"#main-1$"))
+    page.wait_for_timeout(300)  # the scroll to the hand
+    assert in_first_screen(page.locator("#main-1-title"))
+    expect(page.locator("#main-1-title")).to_contain_text("Main n° 1 · mano")
+    expect(page.locator(".replay-nav__where")).to_contain_text("Donne (0 sur")
+    expect(page.locator(".partie-commitment")).to_have_text(game.commitment)
+    check = page.get_by_role("link", name="Vérifier le mélange dans le navigateur")
+    check.click()
+    expect(page).to_have_url(re.compile(r"/melange-verifiable/$"))
