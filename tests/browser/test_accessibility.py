@@ -307,3 +307,46 @@ def test_turns_words_and_lance_results_are_announced_in_one_persistent_region(
         expect(page.locator("#announcer")).to_contain_text("Je ne tiens pas")
         expect(page.locator("#announcer")).to_contain_text("Grand : refusée")
         assert page.evaluate("window.__announcer === document.getElementById('announcer')")
+
+
+# ---------------------------------------------------------------- the first minute (issue 33)
+
+
+def test_the_first_minute_pages(cast, page_for, start_cast_table, in_thread, settings):
+    """The pages and states issue 33 added: the landing page of a player (the robots' door), a
+    seated player's salle with the wait and the robots offer shown, and a table whose clock ran
+    out on the viewer (the panel's note, the seat's line for the others)."""
+    from datetime import timedelta
+
+    from games.models import Table
+
+    ane = page_for(cast[0])
+    ane.goto("/")
+    problems = axe_problems(ane, "accueil : joueur connecté")
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    in_thread(salle.seat_take, user=cast[1], table_id=table.pk, number=1)
+    Table.objects.filter(pk=table.pk).update(
+        created=table.created - timedelta(seconds=settings.ROBOT_OFFER_SECONDS + 1)
+    )
+    guest = page_for(cast[1])
+    guest.goto("/salle/")
+    expect(guest.get_by_role("button", name="Compléter avec des robots")).to_be_visible()
+    problems += axe_problems(guest, "salle : attente et offre de robots")
+    in_thread(salle.seat_leave, user=cast[1], table_id=table.pk)
+    in_thread(salle.seat_leave, user=cast[0], table_id=table.pk)
+
+    game = start_cast_table(2026)
+    game.clock["seats"][0].update(misses=1, reserve_ms=0)
+    game.save(update_fields=["clock"])
+    for user, name in (
+        (cast[0], "table : temps écoulé (le joueur)"),
+        (cast[1], "table : temps écoulé (la table)"),
+    ):
+        page = page_for(user)
+        page.goto(f"/tables/{game.table_id}/")
+        if user == cast[0]:
+            expect(page.locator(".tpanel__clock-note")).to_be_visible()
+        else:
+            expect(page.locator(".tseat__misses")).to_be_visible()
+        problems += axe_problems(page, name)
+    assert_clean(problems)
