@@ -244,7 +244,9 @@ def test_the_invitation_says_who_your_partner_will_be(cast, page_for, in_thread)
     shoot(guest, "invitation")
 
 
-def test_a_returning_player_is_not_told_they_lost_the_connection(cast, page_for, start_cast_table):
+def dani_leaves(cast, page_for, start_cast_table):
+    """The cast's table in ane's and dani's pages, both connected; then dani's page closed.
+    Returns the game, ane's page and dani's browser context (for her return)."""
     from games.models import SeatConnection
 
     game = start_cast_table(55)
@@ -258,6 +260,12 @@ def test_a_returning_player_is_not_told_they_lost_the_connection(cast, page_for,
         time.sleep(0.1)
     context = leaver.context
     leaver.close()
+    return game, watcher, context
+
+
+def test_a_returning_player_is_not_told_they_lost_the_connection(cast, page_for, start_cast_table):
+    game, watcher, context = dani_leaves(cast, page_for, start_cast_table)
+    url = game.get_absolute_url()
     expect(watcher.locator("#table-seats")).to_contain_text(
         "dani a perdu la connexion", timeout=10000
     )
@@ -340,18 +348,7 @@ def live_changes(page, seconds: float = 3.5) -> list[str]:
 
 
 def test_the_away_countdown_is_not_read_every_second(cast, page_for, start_cast_table):
-    from games.models import SeatConnection
-
-    game = start_cast_table(55)
-    url = game.get_absolute_url()
-    watcher, leaver = page_for(cast[0]), page_for(cast[3])
-    watcher.goto(url)
-    leaver.goto(url)
-    deadline = time.monotonic() + 20
-    while SeatConnection.objects.filter(game_seat__game=game).count() < 2:
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    leaver.close()
+    _game, watcher, _context = dani_leaves(cast, page_for, start_cast_table)
     expect(watcher.locator("#away-banner")).to_contain_text(
         "dani a perdu la connexion", timeout=10000
     )
