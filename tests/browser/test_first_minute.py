@@ -540,3 +540,31 @@ def test_the_partie_page_opens_on_its_story(cast, page_for, in_thread):
     check = page.get_by_role("link", name="Vérifier le mélange dans le navigateur")
     check.click()
     expect(page).to_have_url(re.compile(r"/melange-verifiable/$"))
+
+
+def test_on_a_phone_the_score_screen_explains_while_the_deal_clock_runs(
+    cast, page_for, start_cast_table, in_thread
+):
+    from games import engine
+
+    game = start_cast_table(7)
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.state["status"] != "playing":
+            break
+        seat = engine.to_act(game.state)[0]
+        legal = {a["type"] for a in engine.observation(game.state, seat)["legal"]}
+        kind = next(k for k in ("cut", "pass", "hold", "declare") if k in legal)
+        act(in_thread, game, cast[seat], {"type": kind})
+    assert game.state["status"] == "hand_over"
+    host = page_for(cast[0])
+    host.set_viewport_size(PHONE)
+    host.goto(game.get_absolute_url())
+    expect(host.locator("#score-screen .tclock--running")).to_be_visible()
+    host.wait_for_timeout(300)
+    shoot(host, "score-screen-host")
+    # the first lance's explanation (its winner and why) on the first screen, above the deal bar
+    why = host.locator("#score-screen .score-lances__why").first
+    bar = host.locator("#score-screen > form").bounding_box()
+    box = why.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= bar["y"], (box, bar)
