@@ -357,6 +357,7 @@ def test_the_away_countdown_is_not_read_every_second(cast, page_for, start_cast_
     changes = live_changes(watcher)
     assert banner.inner_text() != first  # it still ticks on screen
     assert len(changes) == 1, changes  # and is said once, at its start
+    expect(watcher.locator("#announcer")).to_contain_text("dani a perdu la connexion.")
 
 
 def test_the_revanche_countdown_is_not_read_every_second(
