@@ -25,6 +25,7 @@
   function identity(control) {
     if (!control || control === document.body) return null;
     if (control.matches("input[type=checkbox]")) return "card:" + control.value;
+    if (control.matches(".partie-over__title")) return "partie-over"; // kept across pushes
     if (control.id) return "id:" + control.id;
     if (control.matches("button")) return "button:" + formType(control);
     return null;
@@ -41,6 +42,9 @@
   function actions(region) {
     return region.querySelectorAll("button[type=submit]");
   }
+
+  // Whether the page has shown the end of the partie (its result is focused once, when it comes).
+  var overShown = !!document.querySelector(".partie-over");
 
   // Facing an órdago, a stray Enter must not end the partie: the cautious answer comes first.
   function cautious(region) {
@@ -76,7 +80,6 @@
       focus: focused ? identity(active) : null,
       hadFocus: focused,
       hadActions: actions(region).length > 0,
-      over: !!region.querySelector(".partie-over"),
       scrollTop: region.scrollTop,
     };
   });
@@ -106,10 +109,10 @@
     var gained = first && !first.closest("[hidden]") && (!was.hadActions || (was.hadFocus && !control));
     var active = document.activeElement;
     var over = id === "score-screen" && region.querySelector(".partie-over__title");
-    if (over && !was.over) {
+    if (over && !overShown) {
+      overShown = true;
       // The partie just ended: its result and final score first, the revanche beside them
       // (never a button below that scrolls the result away).
-      over.setAttribute("tabindex", "-1");
       over.focus({ preventScroll: true });
       // The page's top when the result is in its first half (the scoreboard stays in view).
       var y = region.querySelector(".partie-over").getBoundingClientRect().top + window.scrollY;
