@@ -498,19 +498,24 @@ def test_every_control_outside_the_table_is_44_px_high(cast, page_for, in_thread
 # ---------------------------------------------------------------- 9. the partie page
 
 
-def play_an_ordago_partie(game, cast, in_thread) -> None:
-    """Cut, órdago at the Grand, held: the partie ends at its first lance."""
+def play_while_playing(game, cast, in_thread, prefer: tuple[str, ...]) -> None:
+    """Each seat to act takes the first of `prefer` it may, until the hand or partie is over."""
     from games import engine
 
-    for _ in range(20):
+    for _ in range(60):
         game.refresh_from_db()
         if game.state["status"] != "playing":
             return
         seat = engine.to_act(game.state)[0]
         legal = {a["type"] for a in engine.observation(game.state, seat)["legal"]}
-        kind = next(k for k in ("cut", "hold", "ordago", "pass", "declare") if k in legal)
+        kind = next(k for k in prefer if k in legal)
         act(in_thread, game, cast[seat], {"type": kind})
-    raise AssertionError("the partie did not end")
+    raise AssertionError("the hand did not end")
+
+
+def play_an_ordago_partie(game, cast, in_thread) -> None:
+    """Cut, órdago at the Grand, held: the partie ends at its first lance."""
+    play_while_playing(game, cast, in_thread, ("cut", "hold", "ordago", "pass", "declare"))
 
 
 def test_the_partie_page_opens_on_its_story(cast, page_for, in_thread):
@@ -549,17 +554,8 @@ def test_the_partie_page_opens_on_its_story(cast, page_for, in_thread):
 def test_on_a_phone_the_score_screen_explains_while_the_deal_clock_runs(
     cast, page_for, start_cast_table, in_thread
 ):
-    from games import engine
-
     game = start_cast_table(7)
-    for _ in range(60):
-        game.refresh_from_db()
-        if game.state["status"] != "playing":
-            break
-        seat = engine.to_act(game.state)[0]
-        legal = {a["type"] for a in engine.observation(game.state, seat)["legal"]}
-        kind = next(k for k in ("cut", "pass", "hold", "declare") if k in legal)
-        act(in_thread, game, cast[seat], {"type": kind})
+    play_while_playing(game, cast, in_thread, ("cut", "pass", "hold", "declare"))
     assert game.state["status"] == "hand_over"
     host = page_for(cast[0])
     host.set_viewport_size(PHONE)
