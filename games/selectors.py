@@ -248,12 +248,13 @@ def open_revanche(game: Game):
 
 
 def robot_offer_due(*, user, table_id: int, now=None) -> bool:
-    """Whether the host may fill this open table with robots: it has waited
-    ROBOT_OFFER_SECONDS and has an empty seat."""
+    """Whether `user`, seated at this open table, is offered to fill it with robots: it has
+    waited ROBOT_OFFER_SECONDS and has an empty seat (every person seated there is offered it)."""
     now = now or timezone.now()
     since = now - timedelta(seconds=settings.ROBOT_OFFER_SECONDS)
     table = (
-        Table.objects.filter(pk=table_id, host=user, status=Table.Status.OPEN, created__lte=since)
+        Table.objects.filter(pk=table_id, status=Table.Status.OPEN, created__lte=since)
+        .filter(Exists(Seat.objects.filter(table=OuterRef("pk"), user=user)))
         .annotate(seated=Count("seats"))
         .first()
     )

@@ -258,9 +258,11 @@ def invitation(request, table_id, token):
         )
         return redirect_to_login(request.get_full_path())
     mine = next((s for s in table.seats.all() if s.user_id == request.user.pk), None)
+    seats = selectors.seat_views(table)
     context = {
         "table": table,
-        "seats": selectors.seat_views(table),
+        # each seat with the one across the table: who your partner will be if you sit there
+        "seats": [{"seat": s, "partner": seats[(s.number + 2) % len(seats)]} for s in seats],
         "mine": mine,
         "refusal": "" if mine else invitations.link_status(table, request.user),
         "token": token,
@@ -332,8 +334,8 @@ def play_now(request):
 
 @require_POST
 def fill_with_robots(request, table_id):
-    """The host of a table that has waited ROBOT_OFFER_SECONDS fills its empty seats with
-    robots, in one click."""
+    """A player seated at a table that has waited ROBOT_OFFER_SECONDS fills its empty seats
+    with robots, in one click (offered to each of them; the push shows the others)."""
     try:
         salle_service.salle_write_count(user=request.user)
         if not selectors.robot_offer_due(user=request.user, table_id=table_id):
@@ -341,6 +343,8 @@ def fill_with_robots(request, table_id):
         robots.robots_fill(user=request.user, table_id=table_id)
     except SalleError as error:
         messages.error(request, error.message)
+    else:
+        messages.success(request, _("La table est complétée avec des robots."))
     return _salle_response(request)
 
 

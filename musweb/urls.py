@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
@@ -28,7 +28,38 @@ def health(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+@login_not_required
+def web_manifest(request):
+    """The web app manifest: a phone can put Barajamos on its home screen and open it full
+    screen. Served by a view, as its icons' static URLs change with their hash."""
+    manifest = {
+        "name": "Barajamos",
+        "short_name": "Barajamos",
+        "description": str(_("Le mus en direct, à quatre.")),
+        "lang": "fr",
+        "start_url": "/salle/",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbf8f1",
+        "theme_color": "#0f5132",
+        "icons": [
+            {
+                "src": static(f"icons/barajamos-{size}.png"),
+                "sizes": f"{size}x{size}",
+                "type": "image/png",
+            }
+            for size in (192, 512)
+        ],
+    }
+    return JsonResponse(
+        manifest,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
 urlpatterns = [
+    path("manifest.webmanifest", web_manifest, name="web_manifest"),
     path("sante/", health, name="health"),
     path("favicon.ico", login_not_required(FaviconRedirect.as_view()), name="favicon"),
     path("", games_views.home, name="home"),

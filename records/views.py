@@ -31,7 +31,9 @@ def partie(request, game_id):
     context = {"game": game, "viewer_seat": seat, "check_command": CHECK_COMMAND}
     if game.status == Game.Status.PLAYING:
         return render(request, "records/partie_playing.html", context)
-    context.update(partie_view(game, seat, _step(request)))
+    # The page opens on the story of the partie; its replay starts from the deal.
+    step = _step(request)
+    context.update(partie_view(game, seat, 0 if step is None else step))
     context["record_url"] = reverse("games:partie_record", args=[game.pk])
     context["rating_voided"] = selectors.partie_rating_voided(game)
     return render(request, "records/partie.html", context)

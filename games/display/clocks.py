@@ -5,10 +5,12 @@ the words and deals the clock made, marked "temps écoulé"."""
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext_lazy
 
+from core.translations import gettext as _
 from core.translations import in_language
-from games.display.view_model import View
+from games.display.view_model import TableFacts, View
 from games.engine import Observation
 
 TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
@@ -98,3 +100,66 @@ def dealt_by_clock(game_clock: Mapping[str, Any] | None, observation: Observatio
 
 def timed_out_text(text: str) -> str:
     return in_language(TIMED_OUT) % {"word": text}
+
+
+def clock_misses(game_clock: Mapping[str, Any] | None, observation: Observation) -> list[int]:
+    """Each seat's decisions missed in a row (the partie is cancelled at CLOCK_MISSES_LIMIT)."""
+    if not game_clock or observation["status"] != "playing":
+        return [0] * 4
+    return [int(entry.get("misses", 0)) for entry in game_clock["seats"]]
+
+
+def misses_text(misses: int) -> str:
+    """What the table sees by a seat that let its clock run out: how near the cancellation."""
+    if not misses:
+        return ""
+    return _("temps écoulé %(misses)d fois de suite sur %(limit)d avant l'annulation") % {
+        "misses": misses,
+        "limit": settings.CLOCK_MISSES_LIMIT,
+    }
+
+
+def my_clock_note(
+    game_clock: Mapping[str, Any] | None, observation: Observation, seat: int, misses: list[int]
+) -> str:
+    """What the clock's consequences are for the viewer, in the panel: a reserve gone for the
+    rest of the partie, and the misses in a row that would cancel it."""
+    if not game_clock or observation["status"] != "playing" or seat in game_clock.get("robots", ()):
+        return ""
+    entry = game_clock["seats"][seat]
+    parts = []
+    if misses[seat]:
+        parts.append(
+            _(
+                "Temps écoulé : la décision a été prise pour vous (%(misses)d fois de suite sur"
+                " %(limit)d ; à %(limit)d, la partie est annulée pour les quatre)."
+            )
+            % {"misses": misses[seat], "limit": settings.CLOCK_MISSES_LIMIT}
+        )
+    if int(entry.get("reserve_ms", 1)) <= 0:
+        parts.append(
+            _("Votre réserve est épuisée : %(turn)s s par décision pour le reste de la partie.")
+            % {"turn": int(game_clock["turn"])}
+        )
+    return " ".join(parts)
+
+
+def told_once(
+    announcement: str,
+    facts: TableFacts,
+    viewer: int,
+    by_clock: set[int],
+    misses: list[int],
+    my_note: str,
+) -> str:
+    """The announcement, and when its newest word was the clock's, what that means: to the
+    late player their note, to the others how near the cancellation the late player is."""
+    words = facts.observation["words"]
+    if not words or len(words) - 1 not in by_clock:
+        return announcement
+    late = words[-1]["seat"]
+    if late == viewer:
+        return f"{announcement} {my_note}".strip()
+    if not misses[late]:
+        return announcement
+    return f"{announcement} {facts.players[late]} : {misses_text(misses[late])}."

@@ -53,6 +53,7 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         **friends_context(user, salle.my_table, [my_table, *tables]),
         # The forms that may open a table show its commitment before the seed is given.
         "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
+        **waiting_context(salle.my_seat, my_table),
     }
 
 
@@ -77,10 +78,28 @@ def friends_context(user, my_table: Table | None, items) -> dict:
             context["invite_url"] = reverse(
                 "games:invitation", args=[my_table.pk, my_table.invite_token]
             )
-        if my_table.host_id == user.pk:
-            due = my_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS
-            context["robot_offer_ms"] = int(due * 1000)
+        # Every person seated there is offered the robots once the table has waited.
+        due = my_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS
+        context["robot_offer_ms"] = int(due * 1000)
     return context
+
+
+def waiting_context(my_seat, my_table: dict | None) -> dict:
+    """While the player's open table is not full: how long such tables usually take to fill
+    (one query) and since when the player waits there, in ms with the server's now, for
+    static/js/salle.js to count the time waited."""
+    if my_seat is None or my_table is None or my_table["full"]:
+        return {}
+    table = my_table["table"]
+    if table.status != Table.Status.OPEN:
+        return {}
+    return {
+        "waiting": {
+            "usual": usual_wait_text(table.kings),
+            "since_ms": int(my_seat.created.timestamp() * 1000),
+            "now_ms": int(time.time() * 1000),
+        }
+    }
 
 
 def usual_wait_text(kings: int) -> str:
@@ -127,6 +146,7 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
     missing = len(seats) - seated
     return {
         "table": table,
+        "robots": sum(1 for seat in seats if getattr(seat.user, "is_robot", False)),
         "fairness": fairness_view.table_fairness(table),
         "seats": seats,
         "seated": seated,

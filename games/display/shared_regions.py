@@ -45,7 +45,8 @@ def _lance_status(context: View) -> View:
 
 def _hand_log(context: View) -> View:
     view = context["table_view"]
-    return {"table_view": {key: view[key] for key in ("log", "announcement", "past_hands")}}
+    keys = ("log", "announcement", "announce_words", "hand_number", "past_hands")
+    return {"table_view": {key: view[key] for key in keys}}
 
 
 def _score_screen(context: View) -> View | None:

@@ -27,9 +27,13 @@ from games.display import answers
 from games.display.clocks import (
     build_clocks,
     clock,
+    clock_misses,
     dealt_by_clock,
+    misses_text,
+    my_clock_note,
     timed_out_text,
     timed_out_words,
+    told_once,
 )
 from games.display.panel import build_panel, deal_button
 from games.display.score_screen import Sides, hand_summary, past_hands
@@ -558,6 +562,17 @@ def build_announcement(
     return " ".join(part if part[-1] in ".!?…" else f"{part}." for part in parts if part)
 
 
+def word_sentences(observation: Observation, players: list[str], by_clock: set[int]) -> list[str]:
+    """Every word of the hand as said aloud, in order: static/js/announce.js says those a push
+    brought that the reader has not heard yet (several at once after robots or the clock)."""
+    sentences = []
+    for index, word in enumerate(observation["words"]):
+        line = vocabulary.word_sentence(word, players[word["seat"]])
+        line = timed_out_text(line) if index in by_clock else line
+        sentences.append(line if line[-1] in ".!?…" else f"{line}.")
+    return sentences
+
+
 def build_table(facts: TableFacts) -> View:
     """The whole view model of the table for one viewer (TableFacts). What the two players of a
     team see alike (the hand's log, the lance under way, the scoreboard, the past hands, all
@@ -590,6 +605,9 @@ def _build_table(facts: TableFacts) -> View:
     clocks = build_clocks(facts.game_clock, observation, facts.now_ms)
     by_clock = timed_out_words(facts.game_clock, observation)
     seats = build_seats(facts, viewer, clocks, by_clock)
+    misses = clock_misses(facts.game_clock, observation)
+    for seat_view in seats:
+        seat_view["misses_text"] = misses_text(misses[seat_view["seat"]])
     scoreboard = for_the_team(
         "scoreboard", lambda: build_scoreboard(observation, players, viewer, teams)
     )
@@ -599,6 +617,9 @@ def _build_table(facts: TableFacts) -> View:
     running = mine if mine is not None and mine["running"] else None
     panel = build_panel(observation, players, viewer, turn, host_seat)
     panel["clock"] = running if panel["active"] else None
+    panel["clock_note"] = (
+        my_clock_note(facts.game_clock, observation, seat, misses) if seat is not None else ""
+    )
     score_screen = build_score_screen(facts, viewer, teams, scoreboard)
     if score_screen is not None:
         score_screen["clock"] = running if score_screen["can_deal"] else None
@@ -634,7 +655,17 @@ def _build_table(facts: TableFacts) -> View:
             ),
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
-        "announcement": build_announcement(observation, players, teams, turn, panel, by_clock),
+        "announcement": told_once(
+            build_announcement(observation, players, teams, turn, panel, by_clock),
+            facts,
+            viewer,
+            by_clock,
+            misses,
+            panel["clock_note"],
+        ),
+        "announce_words": for_the_team(
+            f"words {sorted(by_clock)}", lambda: word_sentences(observation, players, by_clock)
+        ),
     }
 
 

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import usernames
@@ -82,9 +84,15 @@ def robot_unseat(*, user, table_id: int, number: int) -> None:
 
 
 def robots_fill(*, user, table_id: int) -> list[Seat]:
-    """The host fills every empty seat of their open table with robots."""
+    """Every empty seat of an open table filled with robots: by its host at any time, or by
+    any person seated there once the table has waited ROBOT_OFFER_SECONDS (« Compléter avec
+    des robots », offered to all of them: whoever is there first)."""
     with transaction.atomic():
-        table, seats = _lock_host_table(table_id, user)
+        table = salle.lock_table(table_id)
+        if table.host_id == user.pk:
+            table, seats = _lock_host_table(table_id, user)
+        else:
+            seats = _seats_if_offer_due(table, user)
         empty = [n for n in range(SEAT_COUNT) if n not in seats]
         if not empty:
             raise SalleError(_("Cette table est complète."))
@@ -166,6 +174,20 @@ def _lock_host_table(table_id, user) -> tuple[Table, dict[int, Seat]]:
         raise SalleError(_("Seul l’hôte de la table peut placer ou retirer un robot."))
     seats = {seat.number: seat for seat in table.seats.select_related("user")}
     return table, seats
+
+
+def _seats_if_offer_due(table: Table, user) -> dict[int, Seat]:
+    """The seats of the locked `table` by number, if `user` sits there and the robots offer is
+    due (the table open for ROBOT_OFFER_SECONDS)."""
+    if table.status != Table.Status.OPEN:
+        raise SalleError(_("La partie a déjà commencé à cette table."))
+    seats = {seat.number: seat for seat in table.seats.select_related("user")}
+    if not any(seat.user_id == user.pk for seat in seats.values()):
+        raise SalleError(_("Seuls les joueurs assis à cette table peuvent la compléter."))
+    waited = (timezone.now() - table.created).total_seconds()
+    if waited < settings.ROBOT_OFFER_SECONDS:
+        raise SalleError(_("Attendez encore un peu avant d’appeler des robots."))
+    return seats
 
 
 def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:

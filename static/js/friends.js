@@ -3,8 +3,9 @@
 //   copied by « Copier le lien », whose « Lien copié ! » stays a few seconds even when a push
 //   re-renders the salle meanwhile (the table just opened is pushed to every salle, its host's
 //   included, often right after the copy);
-// - the « Compléter avec des robots » offer, revealed when the table has waited long enough
-//   (data-reveal-at, epoch ms, from the server);
+// - the « Compléter avec des robots » offer, revealed to every player seated at the table when
+//   it has waited long enough (data-reveal-at, epoch ms, from the server), with its title cue
+//   and chime;
 // - a sound when the host's table gets its fourth player (#salle's data-title-cue appears):
 //   off until the player turns it on, remembered in this browser, per player.
 (function () {
@@ -72,9 +73,20 @@
     if (revealTimer) { clearTimeout(revealTimer); revealTimer = null; }
     if (offer) {
       var wait = Number(offer.dataset.revealAt) - Date.now();
-      if (wait <= 0) { offer.hidden = false; }
-      else { revealTimer = setTimeout(function () { offer.hidden = false; }, wait); }
+      if (wait <= 0) { reveal(offer); }
+      else { revealTimer = setTimeout(function () { reveal(offer); }, wait); }
     }
+  }
+  // The robots offer shown: in the tab's title too, and a chime the first time for this table
+  // (when sounds are on), as for a full table.
+  var chimedFor = null;
+  function reveal(offer) {
+    offer.hidden = false;
+    document.title = offer.dataset.offerCue + " · Barajamos";
+    var table = offer.closest("[data-table]");
+    var id = table ? table.dataset.table : "";
+    if (chimedFor !== id && soundOn()) chime();
+    chimedFor = id;
   }
   function showCopied(input) {
     if (!input || !copied || Date.now() > copied.until) return;

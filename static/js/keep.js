@@ -25,6 +25,7 @@
   function identity(control) {
     if (!control || control === document.body) return null;
     if (control.matches("input[type=checkbox]")) return "card:" + control.value;
+    if (control.matches(".partie-over__title")) return "partie-over"; // kept across pushes
     if (control.id) return "id:" + control.id;
     if (control.matches("button")) return "button:" + formType(control);
     return null;
@@ -40,6 +41,16 @@
 
   function actions(region) {
     return region.querySelectorAll("button[type=submit]");
+  }
+
+  // Whether the page has shown the end of the partie (its result is focused once, when it comes).
+  var overShown = !!document.querySelector(".partie-over");
+
+  // Facing an órdago, a stray Enter must not end the partie: the cautious answer comes first.
+  function cautious(region) {
+    if (region.id !== "decision-panel" || region.dataset.attention !== "ordago") return null;
+    var refuse = region.querySelector("form:has(input[name=type][value=refuse]) button[type=submit]");
+    return refuse || null;
   }
 
   function isTyping(element) {
@@ -91,11 +102,22 @@
         field.value = kept.value;
       }
     });
-    var first = actions(region)[0];
-    var gained = first && !was.hadActions && !first.closest("[hidden]");
+    var first = cautious(region) || actions(region)[0];
     var control = was.focus && find(region, was.focus);
+    // A new decision, or the next one right after yours (your Mus closed the round: your
+    // discard), takes the focus.
+    var gained = first && !first.closest("[hidden]") && (!was.hadActions || (was.hadFocus && !control));
     var active = document.activeElement;
-    if (control) {
+    var over = id === "score-screen" && region.querySelector(".partie-over__title");
+    if (over && !overShown) {
+      overShown = true;
+      // The partie just ended: its result and final score first, the revanche beside them
+      // (never a button below that scrolls the result away).
+      over.focus({ preventScroll: true });
+      // The page's top when the result is in its first half (the scoreboard stays in view).
+      var y = region.querySelector(".partie-over").getBoundingClientRect().top + window.scrollY;
+      window.scrollTo({ top: y < window.innerHeight / 2 ? 0 : y - 8 });
+    } else if (control) {
       control.focus({ preventScroll: true });
     } else if (gained && !isTyping(active)) {
       // Your turn: the discard starts with the cards to pick, any other decision with its
@@ -110,14 +132,26 @@
     return true;
   }
 
+  // On a phone the panel sticks to the bottom of the screen: when it is taller than the room
+  // left under your cards, scroll the page (the header and score go up) rather than cover them.
+  function uncoverCards() {
+    var panel = document.getElementById("decision-panel");
+    var hand = document.getElementById("my-hand");
+    if (!panel || !hand || getComputedStyle(panel).position !== "sticky") return;
+    var covered = hand.getBoundingClientRect().bottom - panel.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy(0, covered + 4);
+  }
+
   document.addEventListener("htmx:oobAfterSwap", function () {
     Object.keys(saved).forEach(restore);
+    uncoverCards();
   });
 
   // A page opened on your turn starts there too (without scrolling: the table first).
   var panel = document.getElementById("decision-panel");
-  var first = panel && actions(panel)[0];
+  var first = panel && (cautious(panel) || actions(panel)[0]);
   if (first && (!document.activeElement || document.activeElement === document.body)) {
     (document.querySelector("#my-hand input[type=checkbox]") || first).focus({ preventScroll: true });
   }
+  uncoverCards();
 })();

@@ -31,9 +31,52 @@
         clock.dataset.ends = String(now + Number(clock.dataset.seconds) * 1000);
       }
       var left = Math.max(0, Math.ceil((Number(clock.dataset.ends) - now) / 1000));
-      clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+      clock.textContent = text;
+      sayAtMilestones(clock.nextElementSibling, left, text);
+      var line = clock.closest("[data-away-line]");
+      if (line) tellAway(line, left, text);
     });
+    forgetReturned();
   }
+  // The away banner is not a live region (its clock ticks four times a second): each line is
+  // said once in the table's #announcer when it appears, then at a few milestones only.
+  var toldAway = {}; // name -> seconds left when last said
+  function say(text) {
+    var announcer = document.getElementById("announcer");
+    if (announcer) announcer.textContent = text;
+  }
+  function tellAway(line, left, text) {
+    var name = line.dataset.awayName;
+    var last = toldAway[name];
+    if (last === undefined) {
+      say(line.textContent.replace(/\s+/g, " ").trim());
+    } else if (MILESTONES.some(function (mark) { return left <= mark && last > mark; })) {
+      var banner = document.getElementById("away-banner");
+      say(banner.dataset.milestoneText.replace("%(name)s", name).replace("%(clock)s", text));
+    } else {
+      return;
+    }
+    toldAway[name] = left;
+  }
+  function forgetReturned() {
+    var shown = {};
+    document.querySelectorAll("[data-away-line]").forEach(function (line) { shown[line.dataset.awayName] = true; });
+    Object.keys(toldAway).forEach(function (name) { if (!shown[name]) delete toldAway[name]; });
+  }
+  // A ticking clock inside a live region (the revanche offer's) is hidden from screen readers:
+  // its words beside it (data-countdown-said) change at the same milestones only.
+  var MILESTONES = [60, 30, 10];
+  function sayAtMilestones(said, left, text) {
+    if (!said || !said.hasAttribute("data-countdown-said")) return;
+    var last = said.dataset.saidLeft ? Number(said.dataset.saidLeft) : Infinity;
+    var crossed = MILESTONES.some(function (mark) { return left <= mark && last > mark; });
+    if (!said.dataset.saidLeft || crossed) {
+      said.dataset.saidLeft = String(left);
+      if (crossed) said.textContent = text;
+    }
+  }
+  window.barajamosSayAtMilestones = sayAtMilestones;
   document.addEventListener("htmx:wsAfterMessage", tick);
   setInterval(tick, 250);
   tick();

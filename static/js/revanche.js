@@ -23,7 +23,11 @@
       }
       var serverNow = now - Number(node.dataset.revancheOffset);
       var left = Math.max(0, Math.ceil((Number(node.dataset.revancheExpires) - serverNow) / 1000));
-      node.textContent = node.dataset.leftText.replace("%s", String(left));
+      var text = node.dataset.leftText.replace("%s", String(left));
+      node.textContent = text;
+      // Screen readers hear the offer's countdown at a few milestones only (static/js/live.js).
+      var said = node.nextElementSibling;
+      if (window.barajamosSayAtMilestones) window.barajamosSayAtMilestones(said, left, text);
     });
   }
   setInterval(tick, 1000);

@@ -59,6 +59,20 @@
     if (Date.now() - messagesShownAt < 2000) { return; }
     document.querySelectorAll("#messages li.error").forEach(function (item) { item.remove(); });
   }
+  // « Vous attendez depuis 1:05 »: counted from the server's times (no clock skew), each
+  // second; not a live region (a screen reader reads it when asked, not every second).
+  function tickWaited() {
+    var now = Date.now();
+    document.querySelectorAll("[data-waited-since]").forEach(function (node) {
+      if (!node.dataset.offset) { node.dataset.offset = String(now - Number(node.dataset.serverNow)); }
+      var waited = Math.max(0, Math.floor((now - Number(node.dataset.offset) - Number(node.dataset.waitedSince)) / 1000));
+      node.textContent = Math.floor(waited / 60) + ":" + String(waited % 60).padStart(2, "0");
+    });
+  }
+  setInterval(tickWaited, 1000);
+  document.addEventListener("htmx:afterSwap", tickWaited);
+  document.addEventListener("htmx:wsAfterMessage", tickWaited);
+  tickWaited();
   document.addEventListener("htmx:afterSwap", showTitleCue);
   document.addEventListener("htmx:wsAfterMessage", function () {
     showTitleCue();

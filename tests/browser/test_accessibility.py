@@ -3,83 +3,14 @@ run time) finds no serious or critical violation on any page, at phone and deskt
 public pages, the salle, the table in every phase, the admin. And the table has ONE persistent
 live region that announces the turn, each public word and each lance result after a push."""
 
-from collections import Counter
-
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from games.engine import observation
 from games.services import play, salle
+from tests.browser.axe import WIDTHS, assert_clean, axe_problems, run_axe  # noqa: F401
 
 pytestmark = pytest.mark.browser
-
-WIDTHS = {360: 740, 1280: 800}
-BLOCKING = ("serious", "critical")
-AXE = Axe()
-#: counts by impact of every page checked, printed at the end of each test (the closing note)
-REPORT: dict[str, Counter] = {}
-
-
-#: axe cannot measure contrast over a gradient (the felt) and leaves it "to review": paint each
-#: gradient with its first stop (the felt's lighter centre, the worst case for white and yellow
-#: words) so the words on it are measured too.
-FLATTEN_GRADIENTS = """() => {
-  for (const element of document.querySelectorAll("body *")) {
-    const image = getComputedStyle(element).backgroundImage;
-    const first = image.includes("gradient") && image.match(/rgba?\\([^)]*\\)/);
-    if (first) {
-      element.style.backgroundImage = "none";
-      element.style.backgroundColor = first[0];
-    }
-  }
-}"""
-
-
-def run_axe(page) -> list[dict]:
-    """axe's violations on the page as it is, its gradients flattened in the same script (a push
-    arriving in between would bring the felt back)."""
-    page.evaluate(AXE.axe_script)
-    return page.evaluate(
-        f"async () => {{ ({FLATTEN_GRADIENTS})();"
-        " return (await axe.run({resultTypes: ['violations']})).violations; }"
-    )
-
-
-def axe_problems(page, name: str) -> list[str]:
-    """Run axe on `page` at each width; the serious and critical violations, one line each."""
-    problems = []
-    for width, height in WIDTHS.items():
-        page.set_viewport_size({"width": width, "height": height})
-        violations = run_axe(page)
-        REPORT[f"{name} @{width}"] = Counter(
-            {(v["impact"], v["id"]): len(v["nodes"]) for v in violations}
-        )
-        for v in violations:
-            if v["impact"] in BLOCKING:
-                targets = ", ".join(str(n["target"]) for n in v["nodes"][:4])
-                problems.append(
-                    f"{name} @{width}px: {v['id']} ({v['impact']}) × {len(v['nodes'])} — {targets}"
-                )
-    return problems
-
-
-def print_report():
-    for name, counts in REPORT.items():
-        by_impact = Counter()
-        for (impact, _rule), nodes in counts.items():
-            by_impact[impact] += nodes
-        summary = ", ".join(
-            f"{k} {by_impact[k]}" for k in ("critical", "serious", "moderate", "minor")
-        )
-        rules = " ".join(f"{rule}({impact[0]}{nodes})" for (impact, rule), nodes in counts.items())
-        print(f"axe {name}: {summary}  {rules}")
-    REPORT.clear()
-
-
-def assert_clean(problems: list[str]):
-    print_report()
-    assert not problems, "\n".join(problems)
 
 
 def test_public_pages(new_page):
@@ -307,3 +238,46 @@ def test_turns_words_and_lance_results_are_announced_in_one_persistent_region(
         expect(page.locator("#announcer")).to_contain_text("Je ne tiens pas")
         expect(page.locator("#announcer")).to_contain_text("Grand : refusée")
         assert page.evaluate("window.__announcer === document.getElementById('announcer')")
+
+
+# ---------------------------------------------------------------- the first minute (issue 33)
+
+
+def test_the_first_minute_pages(cast, page_for, start_cast_table, in_thread, settings):
+    """The pages and states issue 33 added: the landing page of a player (the robots' door), a
+    seated player's salle with the wait and the robots offer shown, and a table whose clock ran
+    out on the viewer (the panel's note, the seat's line for the others)."""
+    from datetime import timedelta
+
+    from games.models import Table
+
+    ane = page_for(cast[0])
+    ane.goto("/")
+    problems = axe_problems(ane, "accueil : joueur connecté")
+    table = in_thread(salle.table_create, user=cast[0], kings=4)
+    in_thread(salle.seat_take, user=cast[1], table_id=table.pk, number=1)
+    Table.objects.filter(pk=table.pk).update(
+        created=table.created - timedelta(seconds=settings.ROBOT_OFFER_SECONDS + 1)
+    )
+    guest = page_for(cast[1])
+    guest.goto("/salle/")
+    expect(guest.get_by_role("button", name="Compléter avec des robots")).to_be_visible()
+    problems += axe_problems(guest, "salle : attente et offre de robots")
+    in_thread(salle.seat_leave, user=cast[1], table_id=table.pk)
+    in_thread(salle.seat_leave, user=cast[0], table_id=table.pk)
+
+    game = start_cast_table(2026)
+    game.clock["seats"][0].update(misses=1, reserve_ms=0)
+    game.save(update_fields=["clock"])
+    for user, name in (
+        (cast[0], "table : temps écoulé (le joueur)"),
+        (cast[1], "table : temps écoulé (la table)"),
+    ):
+        page = page_for(user)
+        page.goto(f"/tables/{game.table_id}/")
+        if user == cast[0]:
+            expect(page.locator(".tpanel__clock-note")).to_be_visible()
+        else:
+            expect(page.locator(".tseat__misses")).to_be_visible()
+        problems += axe_problems(page, name)
+    assert_clean(problems)

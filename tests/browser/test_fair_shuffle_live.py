@@ -177,7 +177,7 @@ def test_the_seed_boxes_and_the_proof_pass_axe_at_both_widths(
 ):
     """The « Mélange vérifiable : votre graine » boxes opened (not seated, then seated) and the
     in-browser check's verdict: no serious or critical violation at phone and desktop width."""
-    from tests.browser.test_accessibility import axe_problems
+    from tests.browser.axe import axe_problems
 
     table = in_thread(salle.table_create, user=cast[0], kings=4)
     page = page_for(cast[1])

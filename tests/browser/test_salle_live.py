@@ -65,7 +65,7 @@ def test_two_new_players_meet_at_a_table_without_reloading(transactional_db, new
         mark_page(page)
 
     ane_answered, bixente_answered = wait_for_answers(ane, 1), wait_for_answers(bixente, 1)
-    ane.check("input[name=kings][value='8']")
+    ane.check(".create-table:not(.practice-table) input[name=kings][value='8']")
     started = time.monotonic()
     ane.click("text=Ouvrir la table")
     table = bixente.locator(".table-card").first

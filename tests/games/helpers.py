@@ -1,6 +1,9 @@
 """Helpers of the live-play tests: start the cast's table, choose legal actions at random
 (the engine's own seeded chooser), post them as the players."""
 
+import json
+import subprocess
+import sys
 import threading
 
 from django.db import connection
@@ -120,4 +123,16 @@ def replayed(game) -> dict:
         decks=game.state["decks"],
         reshuffles=game.state["reshuffles"],
         actions=[[r.seat, r.payload] for r in plays],
+    )
+
+
+def verify(record: dict) -> subprocess.CompletedProcess:
+    """`python -m games.engine fairness verify -`, as anyone who downloaded the record would."""
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", "fairness", "verify", "-"],
+        input=json.dumps(record),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )

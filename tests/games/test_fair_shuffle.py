@@ -7,8 +7,6 @@ action is changed."""
 import copy
 import json
 import logging
-import subprocess
-import sys
 
 import pytest
 from django.urls import reverse
@@ -26,6 +24,7 @@ from tests.games.helpers import (
     leaks_secret,
     next_move,
     start_game,
+    verify,
 )
 
 pytestmark = pytest.mark.django_db
@@ -49,18 +48,6 @@ def play_to_the_end(game: Game, rng, *, limit: int = 4000, on_step=None) -> Game
             on_step(game)
     game.refresh_from_db()
     return game
-
-
-def verify(record: dict) -> subprocess.CompletedProcess:
-    """`python -m games.engine fairness verify -`, as anyone who downloaded the record would."""
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", "fairness", "verify", "-"],
-        input=json.dumps(record),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 # ------------------------------------------------------------------ the table and its seeds

@@ -93,7 +93,8 @@ def test_only_the_host_places_or_removes_a_robot(open_table, ane, bixente):
     robots.robot_seat(user=ane, table_id=open_table.pk, number=2)
     with pytest.raises(errors.SalleError, match="Seul l’hôte"):
         robots.robot_unseat(user=bixente, table_id=open_table.pk, number=2)
-    with pytest.raises(errors.SalleError, match="Seul l’hôte"):
+    # the whole table: by its host, or by any player once the table has waited
+    with pytest.raises(errors.SalleError, match="Attendez encore"):
         robots.robots_fill(user=bixente, table_id=open_table.pk)
     assert Seat.objects.filter(table=open_table, robot=True).count() == 1
 

@@ -35,16 +35,22 @@ def test_players_one_has_played_with_are_marked(started_game, cast, make_user):
     assert selectors.friend_ids(eve, [bixente.pk, ane.pk]) == set()
 
 
-def test_only_the_host_of_a_waiting_table_gets_the_robots_offer(open_table, ane, bixente, settings):
+def test_every_player_of_a_waiting_table_gets_the_robots_offer(
+    open_table, ane, bixente, camille, settings
+):
     salle.seat_take(user=bixente, table_id=open_table.pk, number=1)
     assert not selectors.robot_offer_due(user=ane, table_id=open_table.pk)
     later = open_table.created + timedelta(seconds=settings.ROBOT_OFFER_SECONDS + 1)
     assert selectors.robot_offer_due(user=ane, table_id=open_table.pk, now=later)
-    assert not selectors.robot_offer_due(user=bixente, table_id=open_table.pk, now=later)
-    html, _ = fragments.salle_fragment(ane)
+    assert selectors.robot_offer_due(user=bixente, table_id=open_table.pk, now=later)
+    assert not selectors.robot_offer_due(user=camille, table_id=open_table.pk, now=later)
     due_ms = int((open_table.created.timestamp() + settings.ROBOT_OFFER_SECONDS) * 1000)
-    assert f'data-reveal-at="{due_ms}" hidden' in html  # revealed then by static/js/friends.js
-    assert "Compléter avec des robots" not in fragments.salle_fragment(bixente)[0]
+    for player in (ane, bixente):
+        html, _ = fragments.salle_fragment(player)
+        assert f'data-reveal-at="{due_ms}"' in html  # revealed then by static/js/friends.js
+        assert "Compléter avec des robots" in html
+        assert "En général" in html or "Pas encore assez de parties" in html
+        assert "data-waited-since" in html
 
 
 def test_the_robots_offer_is_refused_before_its_time(login, open_table, ane):

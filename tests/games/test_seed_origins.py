@@ -13,8 +13,7 @@ from games.display.record import partie_record
 from games.models import Game, PendingShuffle, Revanche, Seat, Table
 from games.services import play, robots, salle
 from tests.games.friends import finish_game
-from tests.games.helpers import HTMX
-from tests.games.test_fair_shuffle import verify
+from tests.games.helpers import HTMX, verify
 
 pytestmark = pytest.mark.django_db
 
