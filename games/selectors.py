@@ -9,7 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_rela
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, RobotLevel, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,11 @@ class SeatView:
     seed: str = ""  # the seated player's seed for the verifiable shuffle (shown to all)
     # What the salle shows next to the name (records.selectors.Reputation), when asked for.
     reputation: object | None = None
+    robot_level: str = ""  # a robot's level (RobotLevel value); blank for a person
+
+    @property
+    def robot_level_label(self) -> str:
+        return str(RobotLevel(self.robot_level).label) if self.robot_level else ""
 
     @property
     def team_label(self) -> str:
@@ -32,8 +37,12 @@ def seat_views(table: Table) -> list[SeatView]:
     views = []
     for n in range(SEAT_COUNT):
         seat = by_number.get(n)
-        user, seed = (seat.user, seat.client_seed) if seat is not None else (None, "")
-        views.append(SeatView(n, n % 2, user, seed))
+        if seat is None:
+            views.append(SeatView(n, n % 2, None))
+        else:
+            views.append(
+                SeatView(n, n % 2, seat.user, seat.client_seed, robot_level=seat.robot_level)
+            )
     return views
 
 

@@ -9,7 +9,7 @@ from django.db.models import Count, Exists, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from games.models import GameSeat, Table
+from games.models import GameSeat, RobotLevel, Table
 from games.selectors import ENDED_STATUSES, Completion, human_game_seats
 from records import rating
 from records.models import Rating, RatingChange, RatingVoid
@@ -73,6 +73,7 @@ class PartieLine:
     abandoned: bool
     training: bool
     voided: bool  # its rating voided by the moderation (RatingVoid)
+    robot_levels: list[str] = field(default_factory=list)  # a practice partie's robots' levels
     partners: list[str] = field(default_factory=list)
     opponents: list[str] = field(default_factory=list)
     visible: bool = False  # the viewer may open its page (a player of it, or staff)
@@ -121,11 +122,14 @@ def player_profile(player, viewer) -> Profile:
     others = (
         GameSeat.objects.filter(game__seats__user=player, game__status__in=ENDED_STATUSES)
         .exclude(user=player)
-        .values_list("game_id", "number", "user__username", "user_id")
+        .values_list("game_id", "number", "user__username", "user_id", "robot_level")
     )
     seated: dict[int, list[tuple[int, str, int]]] = {}
-    for game_id, number, name, user_id in others:
+    levels: dict[int, set[str]] = {}
+    for game_id, number, name, user_id, level in others:
         seated.setdefault(game_id, []).append((number, name, user_id))
+        if level:
+            levels.setdefault(game_id, set()).add(level)
     people = [s for s in mine if not s.training]
     partners, opponents = Counter(), Counter()
     for seat in people:
@@ -157,15 +161,18 @@ def player_profile(player, viewer) -> Profile:
         points=current.points if current else None,
         rated=current.parties if current else 0,
         history=history,
-        last_parties=[_line(s, seated, viewer, player) for s in mine[:LAST_PARTIES]],
+        last_parties=[_line(s, seated, levels, viewer, player) for s in mine[:LAST_PARTIES]],
         partners=partners.most_common(PEOPLE_SHOWN),
         opponents=opponents.most_common(PEOPLE_SHOWN),
     )
 
 
-def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
+def _line(seat: GameSeat, seated, levels, viewer, player) -> PartieLine:
     game = seat.game
     others = seated.get(seat.game_id, [])
+    robot_levels = [
+        str(label) for value, label in RobotLevel.choices if value in levels.get(seat.game_id, ())
+    ]
     return PartieLine(
         game_id=seat.game_id,
         finished_at=game.finished_at,
@@ -174,6 +181,7 @@ def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
         result_label=str(GameSeat.Result(seat.result).label) if seat.result else "",
         abandoned=seat.abandoned,
         training=seat.training,
+        robot_levels=robot_levels,
         voided=seat.voided,
         partners=[name for n, name, _u in others if n % 2 == seat.number % 2],
         opponents=[name for n, name, _u in others if n % 2 != seat.number % 2],

@@ -76,6 +76,12 @@ HIDDEN_CARDS = gettext_lazy("%(cards)s cartes cachées")
 CHANGED = gettext_lazy("a changé %(changed)s")
 
 
+def robot_level(robot: bool | str) -> str:
+    """A robot seat's level label: ``robots`` holds it for a robot placed with a level (a
+    plain True for one from before the levels, or a caller that does not say)."""
+    return robot if isinstance(robot, str) else ""
+
+
 def relation(position: str) -> str:
     """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
     return vocabulary.in_language(RELATIONS[position])
@@ -279,14 +285,14 @@ def build_seats(
     presence: dict[int, int],
     clocks: list[View | None] | None = None,
     by_clock: set[int] | None = None,
-    robots: list[bool] | None = None,
+    robots: list[bool | str] | None = None,
 ) -> list[View]:
     """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
     (top), left; each with its ``clock`` (:func:`build_clocks`), its last word, "temps
     écoulé" when the clock made it (``by_clock``: :func:`timed_out_words`), and whether it is
-    a computer player (``robots``, by seat number)."""
+    a computer player (``robots``, by seat number: False, True or its level's label)."""
     clocks = clocks or [None] * 4
-    robots = robots or [False] * 4
+    robots = robots or [False, False, False, False]
     by_clock = by_clock or set()
     to_act = set(observation["to_act"])
     ready = observation["discard_ready"]
@@ -316,7 +322,8 @@ def build_seats(
             {
                 "seat": seat,
                 "name": players[seat],
-                "is_robot": robots[seat],
+                "is_robot": bool(robots[seat]),
+                "robot_level": robot_level(robots[seat]),
                 "position": POSITIONS[offset],
                 "relation": relation(POSITIONS[offset]),
                 "is_me": offset == 0,
@@ -724,13 +731,13 @@ def build_score_screen(
     teams: list[str],
     host_seat: int | None,
     scoreboard: list[View],
-    robots: list[bool] | None = None,
+    robots: list[bool | str] | None = None,
 ) -> View | None:
     """Region ``score-screen`` at hand_over / finished: four hands (``robots``: which seats
     are computer players), each lance, the totals."""
     if observation["status"] not in ("hand_over", "finished"):
         return None
-    robots = robots or [False] * 4
+    robots = robots or [False, False, False, False]
     shown = observation["hands_shown"]
     kings = observation["kings"]
     hands = []
@@ -741,7 +748,8 @@ def build_score_screen(
             {
                 "seat": seat,
                 "name": players[seat],
-                "is_robot": robots[seat],
+                "is_robot": bool(robots[seat]),
+                "robot_level": robot_level(robots[seat]),
                 "relation": relation(POSITIONS[offset]),
                 "team_label": teams[team_of(seat)],
                 "is_mano": observation["mano"] == seat,
@@ -863,7 +871,7 @@ def build_table(
     team_names: list[str] | None = None,
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
-    robots: list[bool] | None = None,
+    robots: list[bool | str] | None = None,
     alike: dict | None = None,
 ) -> View:
     """The whole view model of the table for one viewer (the public view sits at seat 0);
@@ -896,7 +904,7 @@ def _build_table(
     team_names: list[str] | None,
     game_clock: Mapping[str, Any] | None,
     now_ms: int,
-    robots: list[bool] | None,
+    robots: list[bool | str] | None,
     alike: dict | None,
 ) -> View:
     seat = viewer_seat if viewer_seat is not None else observation["seat"]
@@ -986,7 +994,7 @@ def table_context(
     game_clock: Mapping[str, Any] | None = None,
     now_ms: int = 0,
     refusal: str | None = None,
-    robots: list[bool] | None = None,
+    robots: list[bool | str] | None = None,
     alike: dict | None = None,
 ) -> View:
     """The template context of games/table.html and each of its regions. ``flash`` is a

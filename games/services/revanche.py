@@ -162,6 +162,9 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
     if any(answer != YES for answer in revanche.answers):
         return
     users = {u.pk: u for u in _users(revanche.seats)}
+    levels = (
+        {s.user_id: s.robot_level for s in game.seats.all() if s.robot} if revanche.robots else {}
+    )
     current = None
     try:
         with transaction.atomic():
@@ -172,7 +175,9 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
             for number in range(1, SEAT_COUNT):
                 current = users[revanche.seats[number]]
                 if number in revanche.robots:
-                    robots.robot_seat_insert(table, current, number)
+                    # the robot keeps the level it played the partie at
+                    level = levels.get(current.pk) or robots.robot_level(None)
+                    robots.robot_seat_insert(table, current, number, level)
                 else:
                     salle.seat_take(
                         user=current,

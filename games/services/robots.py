@@ -12,7 +12,8 @@ account may sit at many tables at once (`Seat.robot` lifts the one-active-seat r
 - Play: `robot_play`, the task's service (games.tasks.robot_play, queued on commit by
   play.schedule_robot_play when a robot must act). It locks the game, does nothing if the game
   ended or moved past the version it was queued at, and otherwise applies ONE robot's decision,
-  `engine.robot_action(engine.observation(state, seat))` (its own view, never the state),
+  `engine.robot_action(engine.observation(state, seat), level)` (its own view, never the
+  state; the level the robot was placed with),
   through play.game_play_locked: the version check, engine call, log and broadcast of a click.
   That call queues the next robot's task if one must act, so robots chain until a person must.
 """
@@ -27,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games import broadcast, engine
-from games.models import SEAT_COUNT, Game, Seat, Table
+from games.models import SEAT_COUNT, Game, RobotLevel, Seat, Table
 from games.services import locks, play, salle
 from games.services.errors import IllegalMove, SalleError
 
@@ -69,15 +70,26 @@ def _robot_create(username: str):
     return robot
 
 
-def robot_seat(*, user, table_id: int, number: int) -> Seat:
-    """The host places a robot in the empty seat `number` of their open table."""
+def robot_level(level: str | None) -> str:
+    """The level asked for (a RobotLevel value; None or blank: Expert), else a SalleError."""
+    if not level:
+        return RobotLevel.EXPERT
+    if level not in RobotLevel.values:
+        raise SalleError(_("Choisissez un niveau de robot : débutant, confirmé ou expert."))
+    return level
+
+
+def robot_seat(*, user, table_id: int, number: int, level: str | None = None) -> Seat:
+    """The host places a robot of `level` (default Expert) in the empty seat `number` of their
+    open table."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
+    level = robot_level(level)
     with transaction.atomic():
         table, seats = _lock_host_table(table_id, user)
         if number in seats:
             raise SalleError(_("Cette place est déjà prise."))
-        seat = _robot_insert(table, seats, number)
+        seat = _robot_insert(table, seats, number, level)
         broadcast.salle_changed()
     return seat
 
@@ -93,8 +105,9 @@ def robot_unseat(*, user, table_id: int, number: int) -> None:
         broadcast.salle_changed()
 
 
-def robots_fill(*, user, table_id: int) -> list[Seat]:
-    """The host fills every empty seat of their open table with robots."""
+def robots_fill(*, user, table_id: int, level: str | None = None) -> list[Seat]:
+    """The host fills every empty seat of their open table with robots of `level` (Expert)."""
+    level = robot_level(level)
     with transaction.atomic():
         table, seats = _lock_host_table(table_id, user)
         empty = [n for n in range(SEAT_COUNT) if n not in seats]
@@ -102,18 +115,22 @@ def robots_fill(*, user, table_id: int) -> list[Seat]:
             raise SalleError(_("Cette table est complète."))
         added = []
         for number in empty:
-            added.append(_robot_insert(table, seats, number))
+            added.append(_robot_insert(table, seats, number, level))
             seats[number] = added[-1]
         broadcast.salle_changed()
     return added
 
 
-def practice_table(*, user, kings: int, clock: str | None = None) -> Table:
+def practice_table(
+    *, user, kings: int, clock: str | None = None, level: str | None = None
+) -> Table:
     """« Jouer contre les robots »: a table of `kings` opened by `user` (seat 0) with three
-    robots, started at once; one transaction (nothing is left half made)."""
+    robots of `level` (Expert by default), started at once; one transaction (nothing is left
+    half made)."""
+    level = robot_level(level)
     with transaction.atomic():
         table = salle.table_create(user=user, kings=kings, clock=clock)
-        robots_fill(user=user, table_id=table.pk)
+        robots_fill(user=user, table_id=table.pk, level=level)
         return salle.table_start(user=user, table_id=table.pk)
 
 
@@ -128,11 +145,13 @@ def robot_play(*, game_id: int, version: int) -> bool:
         state = game.state
         if state["status"] != "playing":
             return False  # the score screen: the host (a person) deals
-        robots = {s.number for s in game.seats.all() if s.robot}
+        robots = {s.number: s.robot_level for s in game.seats.all() if s.robot}
         seat = min((s for s in engine.to_act(state) if s in robots), default=None)
         if seat is None:
             return False
-        action = engine.robot_action(engine.observation(state, seat))
+        # a seat from before the levels has none: the default (Expert)
+        level = robots[seat] or RobotLevel.EXPERT
+        action = engine.robot_action(engine.observation(state, seat), level)
         try:
             play.game_play_locked(game=game, seat=seat, version=version, action=action)
         except IllegalMove as error:
@@ -157,16 +176,16 @@ def _lock_host_table(table_id, user) -> tuple[Table, dict[int, Seat]]:
     return table, seats
 
 
-def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:
-    """A robot not yet at this table sits at `number`, with a seed of the site's."""
+def _robot_insert(table: Table, seats: dict[int, Seat], number: int, level: str) -> Seat:
+    """A robot of `level` not yet at this table sits at `number`, with a seed of the site's."""
     seated = {seat.user_id for seat in seats.values()}
     robot = next(iter(robot_accounts(seated)), None)
     if robot is None:  # every name taken by people: never with eight names and three seats
         raise SalleError(_("Aucun robot n’est disponible."))
-    return robot_seat_insert(table, robot, number)
+    return robot_seat_insert(table, robot, number, level)
 
 
-def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
+def robot_seat_insert(table: Table, robot_user, number: int, level: str) -> Seat:
     """A robot's seat, with a seed of the site's: robots sit at many tables at once, so none of
     the people's checks (the revanche seats its robots again through this too)."""
     return Seat.objects.create(
@@ -174,5 +193,6 @@ def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
         user=robot_user,
         number=number,
         robot=True,
+        robot_level=level,
         client_seed=secrets.token_hex(16),
     )

@@ -352,7 +352,8 @@ def test_the_host_places_and_removes_a_robot_from_the_salle(login, ane, open_tab
     response = client.post(url, {"number": "2"}, headers=HTMX)
     content = response.content.decode()
     assert response.status_code == 200
-    assert '<span class="badge-robot">robot</span>' in content and "Retirer le robot" in content
+    assert '<span class="badge-robot">robot · Expert</span>' in content
+    assert "Retirer le robot" in content
     response = client.post(reverse("games:robot_unseat", args=[open_table.pk]), {"number": "2"})
     assert response.status_code == 302
     assert not Seat.objects.filter(robot=True).exists()
@@ -361,7 +362,7 @@ def test_the_host_places_and_removes_a_robot_from_the_salle(login, ane, open_tab
 def test_a_guest_sees_the_robot_but_no_robot_button(login, ane, bixente, open_table):
     robots.robot_seat(user=ane, table_id=open_table.pk, number=1)
     page = login(bixente).get(reverse("games:salle")).content.decode()
-    assert '<span class="badge-robot">robot</span>' in page
+    assert '<span class="badge-robot">robot · Expert</span>' in page
     assert "Placer un robot" not in page and "Retirer le robot" not in page
     response = login(bixente).post(
         reverse("games:robot_seat", args=[open_table.pk]), {"number": "2"}, headers=HTMX
@@ -391,7 +392,7 @@ def test_play_against_the_robots_goes_to_the_started_table(login, ane):
     assert response.status_code == 200
     assert response["HX-Redirect"] == table.get_absolute_url()
     page = client.get(table.get_absolute_url()).content.decode()
-    assert page.count('<span class="badge-robot">robot</span>') == 3
+    assert page.count('<span class="badge-robot">robot · Expert</span>') == 3
 
 
 def test_play_against_the_robots_without_js_and_when_seated(login, ane, bixente, open_table):

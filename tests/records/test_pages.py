@@ -155,3 +155,15 @@ def test_profile_and_classement_queries_do_not_grow_with_the_parties(cast, clien
         assert (queries(client, profile), queries(client, ranking)) == one
     finally:
         chosen.CLASSEMENT_MIN_PARTIES = 5
+
+
+def test_the_profile_says_which_level_a_practice_partie_was_against(cast, client):
+    training = start(cast)
+    GameSeat.objects.filter(game=training, number=3).update(robot=True, robot_level="debutant")
+    GameSeat.objects.filter(game=training, number=1).update(robot=True, robot_level="expert")
+    play_out(training, seed=8)
+    client.force_login(cast[0])
+    page = client.get(reverse("records:profile", args=["ane"])).content.decode()
+    assert "entraînement (robots Débutant, Expert)" in page
+    line = selectors.player_profile(cast[0], cast[0]).last_parties[0]
+    assert line.training and line.robot_levels == ["Débutant", "Expert"]
