@@ -9,8 +9,9 @@ same observation always gets the same decision. Every decision is one of ``obs["
 clamped to its ranges.
 
 Three levels: ``expert`` (8 buckets, the score read in 25 contexts), ``confirme`` (4 buckets,
-blind to the score, a strategy stopped early) and ``debutant`` (the confirmé's tables played
-with a beginner's mistakes: it takes any pair for a good hand, cuts too soon, answers too often).
+blind to the score, a strategy stopped early) and ``debutant`` (no table: it plays its cards
+face up, with a beginner's mistakes: it takes any pair for a good hand, cuts too soon, never
+bluffs and answers too often).
 Mus and the discard keep the value model of robot-v1 (:mod:`robot_v1`).
 """
 
@@ -21,7 +22,7 @@ from typing import Literal
 
 from .cards import CARD_CODES, CARD_RANK, effective_rank
 from .errors import IllegalAction
-from .robot_abstraction import RAISE_BY, TREE, bucket, lance_percentiles, node_of
+from .robot_abstraction import LANCES, RAISE_BY, TREE, bucket, lance_percentiles, node_of
 from .robot_abstraction import context as score_context
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
@@ -32,8 +33,10 @@ LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
 DEFAULT_LEVEL: Level = "expert"
 #: cut at the mus question with a hand better than this share of all hands
 CUT_PERCENTILE: dict[Level, float] = {"expert": 0.62, "confirme": 0.62, "debutant": 0.45}
-#: the share of its refusals a beginner turns into holds
-BEGINNER_HOLDS = 0.6
+#: a beginner's thresholds on its hand's percentile in the lance: it bets 2 from ``bet``, 5
+#: from ``big``, raises from ``raise``, holds a bet from ``hold`` (too often) and an órdago from
+#: ``ordago``; it never bluffs and never throws an órdago; its pairs look better by ``pairs``
+BEGINNER = {"bet": 0.6, "big": 0.9, "raise": 0.85, "hold": 0.35, "ordago": 0.75, "pairs": 0.15}
 
 
 def build_tables() -> None:
@@ -100,12 +103,11 @@ def beginner_discard(cards: list[str], kings: int, template: LegalAction) -> lis
 @cache
 def strategy(level: Level, lance: str, ctx: int, node: str) -> tuple[tuple[float, ...], ...]:
     """Per bucket, the probability of each of the node's actions (from the solved tables)."""
-    table = "confirme" if level == "debutant" else level
-    text = STRATEGY[f"{table}/{lance}/{ctx}/{node}"]
+    text = STRATEGY[f"{level}/{lance}/{ctx}/{node}"]
     k = len(TREE[node][1])
     digits = [int(text[i : i + 2]) for i in range(0, len(text), 2)]
     out = []
-    for b in range(BUCKETS[table]):
+    for b in range(BUCKETS[level]):
         row = digits[b * k : b * k + k]
         total = sum(row) or 1
         out.append(tuple(d / total for d in row))
@@ -124,7 +126,8 @@ def betting_decision(
     betting = obs["betting"]
     if lance is None or betting is None:  # only the lance phase has betting templates
         return _cautious(legal)
-    table = "confirme" if level == "debutant" else level
+    if level == "debutant":
+        return beginner_betting(obs, seat, cards, legal)
     node = node_of(obs, seat)
     if node not in TREE:
         return _cautious(legal)
@@ -134,15 +137,8 @@ def betting_decision(
     ctx = 0
     if level == "expert":
         ctx = score_context(ours, theirs) if actor == 0 else score_context(theirs, ours)
-    buckets = BUCKETS[table]
-    mine = bucket(obs["kings"], hand_key(cards), lance, buckets)
-    if level == "debutant" and lance == "paires":
-        mine = min(buckets - 1, mine + 1)  # any pair looks good to a beginner
-    probs = list(strategy(level, lance, ctx, node)[mine])
-    if level == "debutant" and "f" in actions:
-        moved = probs[0] * BEGINNER_HOLDS  # a beginner answers too often
-        probs[0] -= moved
-        probs[1] += moved
+    mine = bucket(obs, seat, hand_key(cards), BUCKETS[level])
+    probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
     choice = actions[-1]
     for act, p in zip(actions, probs, strict=True):
@@ -150,9 +146,40 @@ def betting_decision(
             choice = act
             break
         u -= p
-    if choice == "f" and theirs + max(1, betting["held"]) >= TARGET:
+    if choice == "f" and _refusal_loses(obs, seat):
         choice = "c"  # a refusal would hand them the partie: holding can only do better
     return _concrete(choice, betting["stake"], legal)
+
+
+def _refusal_loses(obs: Observation, seat: int) -> bool:
+    betting = obs["betting"]
+    theirs = obs["scores"][1 - team_of(seat)]
+    return betting is not None and theirs + max(1, betting["held"]) >= TARGET
+
+
+def beginner_betting(
+    obs: Observation, seat: int, cards: list[str], legal: dict[str, LegalAction]
+) -> Action:
+    """A beginner's envite: the hand's percentile in the lance against fixed thresholds
+    (:data:`BEGINNER`), whatever was said and whatever the score."""
+    lance = obs["lance"]
+    betting = obs["betting"]
+    if lance is None or betting is None:
+        return _cautious(legal)
+    q = lance_percentiles(obs["kings"])[hand_key(cards)][LANCES.index(lance)]
+    if lance == "paires":
+        q += BEGINNER["pairs"]
+    if "pass" in legal:
+        if q >= BEGINNER["big"]:
+            return _concrete("b5", betting["stake"], legal)
+        return _concrete("b2" if q >= BEGINNER["bet"] else "p", betting["stake"], legal)
+    if betting["stake"] == "ordago":
+        hold = q >= BEGINNER["ordago"] or _refusal_loses(obs, seat)
+        return {"type": "hold" if hold else "refuse"}
+    if q >= BEGINNER["raise"]:
+        return _concrete("r", betting["stake"], legal)
+    hold = q >= BEGINNER["hold"] or _refusal_loses(obs, seat)
+    return {"type": "hold" if hold else "refuse"}
 
 
 _KINDS: dict[str, ActionType] = {

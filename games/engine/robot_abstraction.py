@@ -1,13 +1,13 @@
 """The abstract betting game the robots' strategy is solved on (docs/robots.md).
 
-One lance's envite, reduced to two players (one per team) who each know the *bucket* of their
-own hand in the lance (its percentile among the hands that take part in that lance, cut into
-equal slices) and the *score context* (the lead and the stage of the partie, in bands).
-The betting tree is the usual Mus one with the usual stakes: the first team passes, bets 2
-(*envido*), 5 or 10 or throws an órdago; the other answers by refusing, holding, raising by
-:data:`RAISE_BY` or with an órdago; a raise gets a refusal, a hold or an órdago; an órdago a
-refusal or a hold. ``solve`` computes the strategy on this tree; the robot maps the real words
-of a lance to the nearest node with :func:`node_of`.
+One lance's envite reduced to two players, one per team, who each know the *bucket* of their
+team's strength in the lance (:func:`team_strength` of its best hand's percentile among the
+hands that play that lance, in equal slices) and the *score context* (the lead and the stage of
+the partie, in bands). The tree has the usual stakes: the first team passes, bets 2 (*envido*),
+5 or 10, or throws an órdago; the other refuses, holds, raises by :data:`RAISE_BY` or throws an
+órdago; a raise gets a refusal, a hold or an órdago; an órdago a refusal or a hold. ``solve``
+computes the strategy on this tree; the robot maps the words of a lance to the nearest node
+with :func:`node_of`.
 """
 
 from __future__ import annotations
@@ -108,9 +108,26 @@ def lance_percentiles(kings: int) -> dict[int, tuple[float, ...]]:
     return out
 
 
-def bucket(kings: int, key: int, lance: Lance, buckets: int) -> int:
-    q = lance_percentiles(kings)[key][LANCES.index(lance)]
-    return min(buckets - 1, int(q * buckets))
+def team_strength(q: float, partner_plays: bool) -> float:
+    """The strength of a team whose best hand in the lance has percentile ``q``: the share of
+    teams with a weaker best hand, ``q`` squared when both partners play the lance."""
+    return q * q if partner_plays else q
+
+
+def bucket(obs: Observation, seat: int, key: int, buckets: int) -> int:
+    """The bucket of the seat's team in the current lance, as if its hand were the team's best.
+
+    Both partners answer and the team keeps the stronger answer, so each plays the team's
+    strategy with its own hand: the team then answers as its best hand says.
+    """
+    lance = obs["lance"] or "grand"
+    q = lance_percentiles(obs["kings"])[key][LANCES.index(lance)]
+    partner = (seat + 2) % 4
+    partner_plays = True
+    if lance in ("paires", "jeu"):
+        declared = obs["declarations"][lance]
+        partner_plays = declared is None or bool(declared[partner])
+    return min(buckets - 1, int(team_strength(q, partner_plays) * buckets))
 
 
 def _bet_size(amount: int) -> int:

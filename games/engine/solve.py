@@ -19,7 +19,14 @@ from pathlib import Path
 
 from .cards import CARD_CODES
 from .hands import CARD_KEY, JEU, JEU_VALUE, LANCE_INDEX, PAIRES_VALUE, TABLES
-from .robot_abstraction import LANCES, TERMINALS, TREE, context_scores, lance_percentiles
+from .robot_abstraction import (
+    LANCES,
+    TERMINALS,
+    TREE,
+    context_scores,
+    lance_percentiles,
+    team_strength,
+)
 from .shuffle import SeededShuffler
 from .types import TARGET, Lance
 
@@ -33,9 +40,18 @@ LEVELS: dict[str, tuple[int, bool, int]] = {"expert": (8, True, 600), "confirme"
 PURIFY = 0.04
 #: the logistic's slope in :func:`partie_chance`: a point at 0-0 is worth about 2 % of the partie
 SCORE_SLOPE = 0.8
+#: the share of every decision played uniformly at random in the solved game (a "trembling
+#: hand"): the strategy is then the best against players who sometimes bet, hold or throw an
+#: órdago with any hand (people, robot-v1, random), not only against a perfect opponent
+TREMBLE = 0.05
+#: how much less a held órdago is worth than the score says, at 0-0 (none once a team needs
+#: nothing): the score model treats both teams as equal, but a good player expects to outplay
+#: the table over the rest of the partie, so it stakes the whole partie only with a real edge
+#: (both teams weigh it alike: the game stays zero-sum)
+ORDAGO_DOUBT = 0.0
 #: what throwing an órdago costs its thrower, in chance to win the partie: a tie-break, so an
 #: órdago is thrown when it earns more than the bet or hold it replaces, not when it is as good
-ORDAGO_COST = 0.05
+ORDAGO_COST = 0.03
 OUT = Path(__file__).with_name("robot_strategy.py")
 
 
@@ -61,9 +77,10 @@ Counts = list[list[int]]
 def sample_matrices(
     deals: int = DEALS, seed: int = SEED
 ) -> dict[str, tuple[Counts, Counts, float]]:
-    """Lance -> (counts[i][j], wins[i][j], bonus): over sampled deals, each pair of opposing
-    eligible hands in fine buckets (i, j), how often it occurs and how often i's team wins; and
-    the mean Paires / Jeu value of the winning team (0 elsewhere)."""
+    """Lance -> (counts[i][j], wins[i][j], bonus): over sampled deals where both teams play the
+    lance, the teams' strengths in fine buckets (i, j) (:func:`team_strength` of each team's
+    best hand), how often they occur and how often i's team wins; and the mean Paires / Jeu
+    value of the winning team (0 elsewhere)."""
     rng = SeededShuffler(seed)
     out = {
         lance: ([[0] * FINE for _ in range(FINE)], [[0] * FINE for _ in range(FINE)], [0, 0])
@@ -98,13 +115,14 @@ def sample_matrices(
                 value = PAIRES_VALUE if lance == "paires" else JEU_VALUE
                 bonus[0] += info[best % 2][value] + info[best % 2 + 2][value]
                 bonus[1] += 1
-            fine = [min(FINE - 1, int(pct[k][slot] * FINE)) for k in keys]
-            for a in teams[0]:
-                for b in teams[1]:
-                    counts[fine[a]][fine[b]] += 1
-                    counts[fine[b]][fine[a]] += 1
-                    wins[fine[a]][fine[b]] += best % 2 == 0
-                    wins[fine[b]][fine[a]] += best % 2 == 1
+            fine = []
+            for members in teams:
+                q = max(pct[keys[s]][slot] for s in members)
+                fine.append(min(FINE - 1, int(team_strength(q, len(members) == 2) * FINE)))
+            counts[fine[0]][fine[1]] += 1
+            counts[fine[1]][fine[0]] += 1
+            wins[fine[0]][fine[1]] += best % 2 == 0
+            wins[fine[1]][fine[0]] += best % 2 == 1
     return {
         lance: (counts, wins, bonus[0] / bonus[1] if bonus[1] else 0.0)
         for lance, (counts, wins, bonus) in out.items()
@@ -150,6 +168,7 @@ class Game:
         extra = bonus if lance in ("paires", "jeu") else 1.0 if lance == "point" else 0.0
         a, b = scores
         base = partie_chance(a, b)
+        weight = 1 - ORDAGO_DOUBT * min(TARGET - a, TARGET - b) / TARGET
         # terminal -> matrix [i][j] of player 0's utility (chance to win minus the current one)
         self.values: dict[str, list[list[float]]] = {}
         for history, (kind, points, paid) in TERMINALS.items():
@@ -158,7 +177,8 @@ class Game:
                 thrower = TREE[history[: history.index("o")]][0]
                 cost = ORDAGO_COST if thrower == 0 else -ORDAGO_COST
             if kind == "ordago":
-                if_win, if_lose = 1.0, 0.0
+                # a coin flip on the partie is worth only ``weight`` of what the score says
+                if_win, if_lose = base + weight * (1 - base), base - weight * base
             elif kind == "refused":
                 gain = points + extra
                 v = _chance(a + gain, b) if paid == 0 else _chance(a, b + gain)
@@ -196,21 +216,25 @@ class Game:
             return [u0, u1]
         player, actions = TREE[history]
         sigma = self.current(history)
+        k = len(actions)
+        # what is played: the strategy with a tremble (docs/robots.md), both players alike
+        played = [[(1 - TREMBLE) * p + TREMBLE / k for p in row] for row in sigma]
         total = [[0.0] * self.n, [0.0] * self.n]
         child_values = []
         for a, act in enumerate(actions):
             new = [list(reach[0]), list(reach[1])]
-            new[player] = [reach[player][i] * sigma[a][i] for i in range(self.n)]
+            new[player] = [reach[player][i] * played[a][i] for i in range(self.n)]
             u = self.walk(history + act, new, t)
             child_values.append(u[player])
             for i in range(self.n):
-                total[player][i] += sigma[a][i] * u[player][i]
+                total[player][i] += played[a][i] * u[player][i]
                 total[1 - player][i] += u[1 - player][i]
         regrets = self.regrets[history]
         sums = self.sums[history]
-        for a in range(len(actions)):
-            for i in range(self.n):
-                regrets[a][i] = max(0.0, regrets[a][i] + child_values[a][i] - total[player][i])
+        for i in range(self.n):
+            chosen = sum(sigma[a][i] * child_values[a][i] for a in range(k))
+            for a in range(k):
+                regrets[a][i] = max(0.0, regrets[a][i] + child_values[a][i] - chosen)
                 sums[a][i] += t * reach[player][i] * sigma[a][i]
         return total
 
