@@ -36,7 +36,7 @@ CUT_PERCENTILE: dict[Level, float] = {"expert": 0.62, "confirme": 0.62, "debutan
 #: a beginner's thresholds on its hand's percentile in the lance: it bets 2 from ``bet``, 5
 #: from ``big``, raises from ``raise``, holds a bet from ``hold`` (too often) and an órdago from
 #: ``ordago``; it never bluffs and never throws an órdago; its pairs look better by ``pairs``
-BEGINNER = {"bet": 0.6, "big": 0.9, "raise": 0.85, "hold": 0.35, "ordago": 0.75, "pairs": 0.15}
+BEGINNER = {"bet": 0.6, "big": 0.9, "raise": 0.85, "hold": 0.3, "ordago": 0.6, "pairs": 0.15}
 
 
 def build_tables() -> None:

@@ -51,7 +51,7 @@ TREMBLE = 0.05
 ORDAGO_DOUBT = 0.0
 #: what throwing an órdago costs its thrower, in chance to win the partie: a tie-break, so an
 #: órdago is thrown when it earns more than the bet or hold it replaces, not when it is as good
-ORDAGO_COST = 0.03
+ORDAGO_COST = 0.08
 OUT = Path(__file__).with_name("robot_strategy.py")
 
 
