@@ -140,7 +140,7 @@ def betting_decision(
     mine = bucket(obs, seat, hand_key(cards), BUCKETS[level])
     probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
-    choice = actions[-1]
+    choice = actions[probs.index(max(probs))]  # were rounding to leave u past the last share
     for act, p in zip(actions, probs, strict=True):
         if u < p:
             choice = act
