@@ -104,6 +104,15 @@ class Table(models.Model):
         return reverse("games:table", args=[self.pk])
 
 
+class RobotLevel(models.TextChoices):
+    """The robots' levels (games.engine.robot.LEVELS, docs/robots.md); Expert fills seats unless
+    the host chooses another."""
+
+    DEBUTANT = "debutant", _("Débutant")
+    CONFIRME = "confirme", _("Confirmé")
+    EXPERT = "expert", _("Expert")
+
+
 class Seat(models.Model):
     """One player at one table. Leaving an open table deletes the row; `active` is True while
     the table is open or playing, so a player holds at most one seat at active tables."""
@@ -122,6 +131,10 @@ class Seat(models.Model):
     # A computer player (its user is a robot account, accounts.User.is_robot): robots sit at
     # many tables at once, so the one-active-seat rule is for people only.
     robot = models.BooleanField(_("robot"), default=False)
+    # A robot's level (RobotLevel; blank for a person): chosen when the robot is placed.
+    robot_level = models.CharField(
+        _("niveau du robot"), max_length=10, choices=RobotLevel.choices, blank=True, default=""
+    )
     # The player's seed for the verifiable shuffle, [0-9a-z]{1,64}, until the start.
     client_seed = models.CharField(_("graine du joueur"), max_length=64, blank=True, default="")
     # Who chose it (docs/FAIR-SHUFFLE.md, protocol 1.1): the person's browser, the public robot
@@ -295,6 +308,9 @@ class GameSeat(models.Model):
         _("résultat"), max_length=10, choices=Result.choices, null=True, blank=True
     )
     robot = models.BooleanField(_("robot"), default=False)
+    robot_level = models.CharField(
+        _("niveau du robot"), max_length=10, choices=RobotLevel.choices, blank=True, default=""
+    )
     # This player's own absence (the one-minute rule) or clock (too many misses) ended the
     # partie: set by the Finisher's callers that cancel for it; the records count it.
     abandoned = models.BooleanField(_("a abandonné"), default=False)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.engine import team_of
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, Table
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, RobotLevel, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,11 @@ class SeatView:
     seed_origin: str = ""  # who chose it: SeedOrigin (person, robot, site)
     # What the salle shows next to the name (records.selectors.Reputation), when asked for.
     reputation: object | None = None
+    robot_level: str = ""  # a robot's level (RobotLevel value); blank for a person
+
+    @property
+    def robot_level_label(self) -> str:
+        return str(RobotLevel(self.robot_level).label) if self.robot_level else ""
 
     @property
     def team_label(self) -> str:
@@ -37,7 +42,16 @@ def seat_views(table: Table) -> list[SeatView]:
         if seat is None:
             views.append(SeatView(n, team_of(n), None))
         else:
-            views.append(SeatView(n, team_of(n), seat.user, seat.client_seed, seat.seed_origin))
+            views.append(
+                SeatView(
+                    n,
+                    team_of(n),
+                    seat.user,
+                    seat.client_seed,
+                    seat.seed_origin,
+                    robot_level=seat.robot_level,
+                )
+            )
     return views
 
 

@@ -115,7 +115,13 @@ def table_start(request, table_id):
 def robot_seat(request, table_id):
     number = _int_or_none(request.POST.get("number"))
     number = number if number is not None else -1
-    return _act(request, robots.robot_seat, table_id=table_id, number=number)
+    return _act(
+        request,
+        robots.robot_seat,
+        table_id=table_id,
+        number=number,
+        level=request.POST.get("level") or None,
+    )
 
 
 @require_POST
@@ -137,6 +143,8 @@ def practice_table(request):
             clock=request.POST.get("clock") or None,
             client_seed=request.POST.get("seed") or None,
             shown_commitment=request.POST.get("commitment") or None,
+            # Absent (an older form): Expert; anything else the service checks.
+            level=request.POST.get("level") or None,
         )
     except SalleError as error:
         messages.error(request, error.message)

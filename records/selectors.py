@@ -9,7 +9,7 @@ from django.db.models.functions import Mod
 from django.utils.translation import gettext as _
 
 from games.engine import team_of
-from games.models import GameSeat, Table
+from games.models import GameSeat, RobotLevel, Table
 from games.selectors import ENDED_STATUSES, Completion
 from records import rating
 from records.models import Rating, RatingChange, RatingVoid
@@ -67,6 +67,7 @@ class PartieLine:
     abandoned: bool
     training: bool
     voided: bool  # its rating voided by the moderation (RatingVoid)
+    robot_levels: list[str] = field(default_factory=list)  # a practice partie's robots' levels
     partners: list[str] = field(default_factory=list)
     opponents: list[str] = field(default_factory=list)
     visible: bool = False  # the viewer may open its page (a player of it, or staff)
@@ -125,13 +126,16 @@ def player_profile(player, viewer) -> Profile:
         .order_by("-game__finished_at", "-game_id")[:LAST_PARTIES]
     )
     seated: dict[int, list[tuple[int, str, int]]] = {}
+    levels: dict[int, set[str]] = {}
     others = (
         GameSeat.objects.filter(game_id__in=[s.game_id for s in last])
         .exclude(user=player)
-        .values_list("game_id", "number", "user__username", "user_id")
+        .values_list("game_id", "number", "user__username", "user_id", "robot_level")
     )
-    for game_id, number, name, user_id in others:
+    for game_id, number, name, user_id, level in others:
         seated.setdefault(game_id, []).append((number, name, user_id))
+        if level:
+            levels.setdefault(game_id, set()).add(level)
     current = Rating.objects.filter(user=player).first()
     history = list(
         RatingChange.objects.filter(user=player)
@@ -153,7 +157,7 @@ def player_profile(player, viewer) -> Profile:
         points=current.points if current else None,
         rated=current.parties if current else 0,
         history=history,
-        last_parties=[_line(s, seated, viewer, player) for s in last],
+        last_parties=[_line(s, seated, levels, viewer, player) for s in last],
         partners=_met_most(player, partners=True),
         opponents=_met_most(player, partners=False),
     )
@@ -178,9 +182,12 @@ def _met_most(player, *, partners: bool) -> list[tuple[str, int]]:
     )
 
 
-def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
+def _line(seat: GameSeat, seated, levels, viewer, player) -> PartieLine:
     game = seat.game
     others = seated.get(seat.game_id, [])
+    robot_levels = [
+        str(label) for value, label in RobotLevel.choices if value in levels.get(seat.game_id, ())
+    ]
     return PartieLine(
         game_id=seat.game_id,
         finished_at=game.finished_at,
@@ -189,6 +196,7 @@ def _line(seat: GameSeat, seated, viewer, player) -> PartieLine:
         result_label=str(GameSeat.Result(seat.result).label) if seat.result else "",
         abandoned=seat.abandoned,
         training=seat.training,
+        robot_levels=robot_levels,
         voided=seat.voided,
         partners=[name for n, name, _u in others if team_of(n) == team_of(seat.number)],
         opponents=[name for n, name, _u in others if team_of(n) != team_of(seat.number)],

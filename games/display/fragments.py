@@ -15,7 +15,7 @@ from games.display import fairness_view, game_cache, links, shared_regions, tabl
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
 from games.live import sockets
-from games.models import Game, Table
+from games.models import Game, RobotLevel, Table
 from games.services import pending_shuffle
 
 
@@ -47,6 +47,8 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "open_count": salle.open_count,
         "playing_count": salle.playing_count,
         "kings_choices": Table.Kings.choices,
+        "robot_level_choices": RobotLevel.choices,
+        "robot_level_default": RobotLevel.EXPERT,
         "clock_choices": forms.clock_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
@@ -269,7 +271,8 @@ def _version_parts(game: Game) -> dict:
         "seats": seats,
         "players": players,
         "host_seat": next((s.number for s in seats if s.user_id == game.table.host_id), 0),
-        "robots": [s.robot for s in seats],
+        # a robot seat: its level's label (True for one from before the levels)
+        "robots": [(s.get_robot_level_display() or True) if s.robot else False for s in seats],
         "action_url": links.url("games:act", game.table_id),
         "salle_url": links.url("games:salle"),
         "ws_url": table_socket_url(game.table_id),

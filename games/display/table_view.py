@@ -59,6 +59,12 @@ HIDDEN_CARDS = gettext_lazy("%(cards)s cartes cachées")
 CHANGED = gettext_lazy("a changé %(changed)s")
 
 
+def robot_level(robot: bool | str) -> str:
+    """A robot seat's level label: ``robots`` holds it for a robot placed with a level (a
+    plain True for one from before the levels, or a caller that does not say)."""
+    return robot if isinstance(robot, str) else ""
+
+
 def relation(position: str) -> str:
     """Who the player at ``position`` is to the viewer: "Vous", "Partenaire", "Adversaire"."""
     return in_language(RELATIONS[position])
@@ -207,7 +213,8 @@ def build_seats(
             {
                 "seat": seat,
                 "name": players[seat],
-                "is_robot": robots[seat],
+                "is_robot": bool(robots[seat]),
+                "robot_level": robot_level(robots[seat]),
                 "position": POSITIONS[offset],
                 "relation": relation(POSITIONS[offset]),
                 "is_me": offset == 0,
@@ -453,7 +460,8 @@ def build_score_screen(
             {
                 "seat": seat,
                 "name": players[seat],
-                "is_robot": robots[seat],
+                "is_robot": bool(robots[seat]),
+                "robot_level": robot_level(robots[seat]),
                 "relation": relation(POSITIONS[offset]),
                 "team_label": teams[team_of(seat)],
                 "is_mano": observation["mano"] == seat,

@@ -28,7 +28,7 @@ class TableFacts:
     team_names: list[str] | None = None
     game_clock: Mapping[str, Any] | None = None
     now_ms: int = 0
-    robots: list[bool] | None = None
+    robots: list[bool | str] | None = None
     alike: dict | None = None
 
 

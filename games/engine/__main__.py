@@ -1,5 +1,5 @@
 """``python -m games.engine replay FILE|-``, ``fairness derive``, ``fairness verify FILE|-``,
-``bench`` and ``robots --parties N --seed S --team0 P --team1 Q``."""
+``bench``, ``solve`` and ``robots --parties N --seed S --team0 P --team1 Q``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ USAGE = (
     "usage: python -m games.engine replay FILE|- | python -m games.engine fairness derive"
     " | python -m games.engine fairness verify FILE|- | python -m games.engine bench"
     " | python -m games.engine robots --parties N --seed S --team0 P --team1 Q"
-    " (P, Q: robot, random, passive)"
+    " (python -m games.engine robots --help lists P, Q)"
 )
 
 
@@ -30,6 +30,10 @@ def main(argv: list[str]) -> int:
 
         bench()
         return 0
+    if argv == ["solve"]:
+        from .solve import main as solve
+
+        return solve(argv[1:])
     if argv[:1] == ["robots"]:
         from .robots_match import main as robots
 

@@ -1,18 +1,22 @@
 """``python -m games.engine robots``: whole parties between two policies, measured.
 
-``--parties N --seed S --team0 P --team1 Q`` with P, Q among ``robot`` (:func:`robot_action`
-on the seat's observation only), ``random`` (:func:`uniform_action`) and ``passive``
-(:func:`~games.engine.timeout_action`: cut, pass, refuse, discard one card). Party ``i`` has
+``--parties N --seed S --team0 P --team1 Q`` with P, Q among the robots' levels (``robot`` =
+expert, ``robot-confirme``, ``robot-debutant``: :func:`robot_action` on the seat's observation
+only), ``robot-v1`` (the frozen baseline), ``sensible`` (a simple rule player), ``random``
+(:func:`uniform_action`), ``passive`` (:func:`~games.engine.timeout_action`: cut, pass, refuse,
+discard one card) and three exploiters of the robot (``ordago-always``, ``hold-all``,
+``refuse-all``: that word whenever legal, else the expert robot). Party ``i`` has
 its own seeded shuffler (``S * 1_000_003 + i``), first mano ``i % 4`` (so the first mano
 alternates between the teams) and plays ``4 rois`` for ``i % 8 < 4``, else ``8 rois``. It is
 deterministic given ``--seed``.
 
 The last line reads ``parties=N team0_wins=W win_rate=R ci95=L..H decision_ms_p50=A
-decision_ms_p95=B``: ``ci95`` is the Wilson score interval of the win rate at 95 %, and the
-decision times are those of the ``robot`` policy (of every decision when neither team is a
-robot), in milliseconds of wall clock, observation building excluded; the table above it also
-gives their CPU time (``time.process_time``), which other processes on a shared machine do not
-inflate. Run it as ``taskset -c 1 nice python -m games.engine robots ...`` to stay on one core.
+decision_ms_p95=B ordagos_per_hand=X bets_per_hand=Y holds_per_answer=Z``: ``ci95`` is the
+Wilson score interval of the win rate at 95 %; the decision times are those of the robot
+policies (of every decision when neither team is a robot), in milliseconds of wall clock,
+observation building excluded (the table above also gives their CPU time, which other processes
+on a shared machine do not inflate); the style figures count the seats playing team 0's policy
+(docs/robots.md). Run it as ``taskset -c 1 nice python -m games.engine robots ...``.
 """
 
 from __future__ import annotations
@@ -25,16 +29,23 @@ import time
 from collections.abc import Callable
 from itertools import combinations
 
+from .cards import CARD_RANK, effective_rank
+from .hands import JEU, JEU_STRENGTH, PAIRES, TABLES
 from .machine import apply, legal_actions, new_partie, to_act
 from .observation import observation
-from .robot import robot_action
+from .robot import Level, robot_action
+from .robot_abstraction import LANCES, lance_percentiles
+from .robot_v1 import hand_key, robot_v1_action
 from .shuffle import SeededShuffler
-from .timeout import timeout_action
-from .types import Action, Kings, State, team_of
+from .timeout import least_useful_card, timeout_action
+from .types import Action, Kings, Observation, State, team_of
 
 Policy = Callable[[State, int, SeededShuffler], Action]
-POLICIES = ("robot", "random", "passive")
+ObservationPolicy = Callable[[Observation], Action]
 MAX_ACTIONS = 20_000
+#: what ``sensible`` calls a strong hand in a lance (its percentile there), and a top one
+SENSIBLE_STRONG = 0.8
+SENSIBLE_TOP = 0.95
 
 
 def uniform_action(state: State, seat: int, rng: SeededShuffler) -> Action:
@@ -61,19 +72,102 @@ def uniform_action(state: State, seat: int, rng: SeededShuffler) -> Action:
     return {"type": kind}
 
 
-def robot_policy(state: State, seat: int, rng: SeededShuffler) -> Action:
-    return robot_action(observation(state, seat))
-
-
 def passive_policy(state: State, seat: int, rng: SeededShuffler) -> Action:
     return timeout_action(state, seat)
 
 
-POLICY: dict[str, Policy] = {
-    "robot": robot_policy,
-    "random": uniform_action,
-    "passive": passive_policy,
+def sensible_action(obs: Observation) -> Action:
+    """A simple human-like rule player: cut with two kings, a pair or 31; keep kings, aces and
+    pairs; bet 2 with a strong hand; hold only when strong; refuse an órdago unless top."""
+    legal = {t["type"]: t for t in obs["legal"]}
+    cards = obs["my_cards"] or []
+    kings = obs["kings"]
+    entry = TABLES[kings][hand_key(cards)]
+    has_pair, has_31 = entry[PAIRES] > 0, entry[JEU] == JEU_STRENGTH[31]
+    ranks = [_effective(c, kings) for c in cards]
+    if "deal" in legal:
+        return {"type": "deal"}
+    if "cut" in legal:
+        return {"type": "cut" if ranks.count(12) >= 2 or has_pair or has_31 else "mus"}
+    if "discard" in legal:
+        thrown = [
+            c for c, r in zip(cards, ranks, strict=True) if r not in (12, 1) and ranks.count(r) < 2
+        ]
+        return {"type": "discard", "cards": thrown or [least_useful_card(cards, kings)]}
+    lance = obs["lance"] or "grand"
+    q = lance_percentiles(kings)[hand_key(cards)][LANCES.index(lance)]
+    betting = obs["betting"]
+    if "pass" in legal:
+        if q >= SENSIBLE_STRONG and "bet" in legal:
+            return {"type": "bet", "amount": max(2, legal["bet"].get("min", 2))}
+        return {"type": "pass"}
+    ordago = betting is not None and betting["stake"] == "ordago"
+    if q >= (SENSIBLE_TOP if ordago else SENSIBLE_STRONG):
+        return {"type": "hold"}
+    return {"type": "refuse"}
+
+
+def _effective(card: str, kings: int) -> int:
+    return effective_rank(CARD_RANK[card], kings)
+
+
+def _level(level: Level) -> ObservationPolicy:
+    return lambda obs: robot_action(obs, level)
+
+
+def _exploiter(kinds: tuple[str, ...]) -> ObservationPolicy:
+    """Plays the first of ``kinds`` that is legal, else the expert robot."""
+
+    def act(obs: Observation) -> Action:
+        legal = {t["type"] for t in obs["legal"]}
+        for kind in kinds:
+            if kind in legal:
+                return {"type": kind}
+        return robot_action(obs)
+
+    return act
+
+
+#: the policies that decide from their seat's observation only
+OBSERVATION_POLICY: dict[str, ObservationPolicy] = {
+    "robot": _level("expert"),
+    "robot-confirme": _level("confirme"),
+    "robot-debutant": _level("debutant"),
+    "robot-v1": robot_v1_action,
+    "sensible": sensible_action,
+    "ordago-always": _exploiter(("ordago",)),
+    "hold-all": _exploiter(("hold",)),
+    "refuse-all": _exploiter(("refuse",)),
 }
+POLICY: dict[str, Policy] = {"random": uniform_action, "passive": passive_policy}
+POLICIES = tuple(OBSERVATION_POLICY) + tuple(POLICY)
+
+
+class Style:
+    """What the seats of one policy said, counted per hand, and who threw each órdago."""
+
+    def __init__(self) -> None:
+        self.counts = {"bet": 0, "raise": 0, "ordago": 0, "hold": 0, "refuse": 0}
+        self.answers = 0
+        self.hands = 0
+        self.ordagos: list[tuple[float, int, int]] = []  # thrower's percentile, its score, theirs
+
+    def record(self, state: State, seat: int, action: Action) -> None:
+        kind = action["type"]
+        if kind not in self.counts:
+            return
+        self.counts[kind] += 1
+        envite = state["hand"]["betting"]
+        if kind in ("hold", "refuse", "raise") or (
+            kind == "ordago" and envite is not None and envite["stake"] is not None
+        ):
+            self.answers += 1
+        if kind == "ordago":
+            lance = state["hand"]["lance"] or "grand"
+            key = hand_key(state["hand"]["cards"][seat])
+            q = lance_percentiles(state["kings"])[key][LANCES.index(lance)]
+            us = team_of(seat)
+            self.ordagos.append((q, state["scores"][us], state["scores"][1 - us]))
 
 
 def play_party(
@@ -83,9 +177,12 @@ def play_party(
     kings: Kings,
     timed: set[str],
     cpu_times: list[float] | None = None,
+    style: Style | None = None,
 ) -> tuple[State, list[float]]:
     """One partie (team 0 plays ``policies[0]``); the final state and the timed decisions (ms,
-    wall clock; their CPU times go to ``cpu_times`` when given).
+    wall clock, observation building excluded; their CPU times go to ``cpu_times`` when given).
+    ``style`` counts the words of the seats that play team 0's policy (all four when both teams
+    play the same one).
 
     The seats to act play one after the other, the first of ``to_act`` first (the simultaneous
     discard and a team's two votes included); ``deal`` is said by that first seat.
@@ -93,21 +190,31 @@ def play_party(
     rng = SeededShuffler(seed)
     state = new_partie(kings=kings, first_mano=first_mano, shuffler=rng)
     times: list[float] = []
+    counted = {s for s in range(4) if policies[team_of(s)] == policies[0]}
     for _ in range(MAX_ACTIONS):
         if state["status"] == "finished":
+            if style is not None:
+                style.hands += state["hand_number"]
             return state, times
         seat = to_act(state)[0]
         name = policies[team_of(seat)]
-        obs = observation(state, seat) if name == "robot" else None
+        decide = OBSERVATION_POLICY.get(name)
+        obs = observation(state, seat) if decide is not None else None
         cpu = time.process_time()
         start = time.perf_counter()
-        action = robot_action(obs) if obs is not None else POLICY[name](state, seat, rng)
+        action = (
+            decide(obs)
+            if decide is not None and obs is not None
+            else POLICY[name](state, seat, rng)
+        )
         elapsed = time.perf_counter() - start
         cpu = time.process_time() - cpu
         if name in timed:
             times.append(elapsed * 1000)
             if cpu_times is not None:
                 cpu_times.append(cpu * 1000)
+        if style is not None and seat in counted:
+            style.record(state, seat, action)
         state = apply(state, seat, action, shuffler=rng)
     raise RuntimeError(f"partie seed {seed} did not end in {MAX_ACTIONS} actions")
 
@@ -134,7 +241,9 @@ def run_match(
     parties: int, seed: int, team0: str, team1: str, out: Callable[[str], object] = print
 ) -> str:
     """Play the parties, print the table, return (and print) the last line."""
-    timed = {"robot"} if "robot" in (team0, team1) else {team0, team1}
+    robots = {name for name in (team0, team1) if name.startswith("robot")}
+    timed = robots or {team0, team1}
+    style = Style()
     wins = 0
     times: list[float] = []
     cpu_times: list[float] = []
@@ -145,7 +254,7 @@ def run_match(
         first_mano = i % 4
         kings: Kings = 4 if i % 8 < 4 else 8
         state, decision_times = play_party(
-            (team0, team1), seed * 1_000_003 + i, first_mano, kings, timed, cpu_times
+            (team0, team1), seed * 1_000_003 + i, first_mano, kings, timed, cpu_times, style
         )
         times.extend(decision_times)
         won = state["winner"] == 0
@@ -169,13 +278,47 @@ def run_match(
         f" p50 {_quantile(cpu_times, 0.5):.2f} p95 {_quantile(cpu_times, 0.95):.2f}"
         " (the last line's figures are wall clock: a loaded machine inflates them)"
     )
+    for row in style_table(style, team0 if team0 == team1 else f"{team0} (team 0)"):
+        out(row)
+    per_hand = style.hands or 1
     line = (
         f"parties={parties} team0_wins={wins} win_rate={rate:.3f} ci95={low:.3f}..{high:.3f}"
         f" decision_ms_p50={_quantile(times, 0.5):.2f}"
         f" decision_ms_p95={_quantile(times, 0.95):.2f}"
+        f" ordagos_per_hand={style.counts['ordago'] / per_hand:.3f}"
+        f" bets_per_hand={style.counts['bet'] / per_hand:.3f}"
+        f" holds_per_answer={style.counts['hold'] / (style.answers or 1):.3f}"
     )
     out(line)
     return line
+
+
+def style_table(style: Style, who: str) -> list[str]:
+    """Per hand: bets, raises, órdagos, holds, refusals; per órdago: the thrower's percentile in
+    its lance and the scores (the thrower's team's first)."""
+    hands = style.hands or 1
+    rows = [f"style of {who}, per hand (over {style.hands} hands):"]
+    rows.append("  " + "  ".join(f"{k}s {v / hands:.3f}" for k, v in style.counts.items()))
+    if style.ordagos:
+        qs = sorted(q for q, _, _ in style.ordagos)
+        n = len(qs)
+        behind = sum(1 for _, a, b in style.ordagos if a < b)
+        late = sum(1 for _, a, b in style.ordagos if max(a, b) >= 30)
+        weak = sum(1 for q in qs if q < 0.5)
+        rows.append(
+            f"  órdagos {n}: thrower's percentile p25 {_quantile(qs, 0.25):.2f}"
+            f" median {_quantile(qs, 0.5):.2f} p75 {_quantile(qs, 0.75):.2f};"
+            f" below the median {weak / n:.2f}; thrown from behind {behind / n:.2f};"
+            f" a team at 30+ {late / n:.2f}"
+        )
+        mean_us = statistics.fmean(a for _, a, _ in style.ordagos)
+        mean_them = statistics.fmean(b for _, _, b in style.ordagos)
+        rows.append(
+            f"  mean scores at the órdago: thrower's team {mean_us:.1f}, the other {mean_them:.1f}"
+        )
+    else:
+        rows.append("  no órdago")
+    return rows
 
 
 def main(argv: list[str]) -> int:

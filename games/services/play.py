@@ -91,7 +91,13 @@ def game_create(*, table: Table, decks=None, first_mano: int | None = None) -> G
         **fairness,
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game=game, number=seat.number, user_id=seat.user_id, robot=seat.robot)
+        GameSeat(
+            game=game,
+            number=seat.number,
+            user_id=seat.user_id,
+            robot=seat.robot,
+            robot_level=seat.robot_level,
+        )
         for seat in seats
     )
     schedule_turn_time_out(game)

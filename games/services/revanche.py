@@ -199,6 +199,9 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
     users = {u.pk: u for u in _users(revanche.seats)}
     seeds = revanche.client_seeds if len(revanche.client_seeds) == SEAT_COUNT else [""] * 4
     committed = bytes.fromhex(revanche.server_seed) if revanche.server_seed else None
+    levels = (
+        {s.user_id: s.robot_level for s in game.seats.all() if s.robot} if revanche.robots else {}
+    )
     current = None
     try:
         with transaction.atomic():
@@ -214,7 +217,9 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
             for number in range(1, SEAT_COUNT):
                 current = users[revanche.seats[number]]
                 if number in revanche.robots:
-                    robots.robot_seat_insert(table, current, number)
+                    # the robot keeps the level it played the partie at
+                    level = levels.get(current.pk) or robots.robot_level(None)
+                    robots.robot_seat_insert(table, current, number, level)
                 else:
                     salle.seat_take(
                         user=current,

@@ -13,7 +13,8 @@ lifts the one-active-seat rule).
 - Play: `robot_play`, the task's service (games.tasks.robot_play, queued on commit by
   play.schedule_robot_play when a robot must act). It locks the game, does nothing if the game
   ended or moved past the version it was queued at, and otherwise applies ONE robot's decision,
-  `engine.robot_action(engine.observation(state, seat))` (its own view, never the state),
+  `engine.robot_action(engine.observation(state, seat), level)` (its own view, never the
+  state; the level the robot was placed with),
   through play.game_play_locked: the version check, engine call, log and broadcast of a click.
   That call queues the next robot's task if one must act, so robots chain until a person must.
 """
@@ -31,7 +32,7 @@ from django.utils.translation import gettext as _
 from accounts import usernames
 from accounts.robot_names import ROBOT_NAMES, robot_forms
 from games import broadcast, engine
-from games.models import SEAT_COUNT, Game, Seat, SeedOrigin, Table
+from games.models import SEAT_COUNT, Game, RobotLevel, Seat, SeedOrigin, Table
 from games.services import locks, play, salle
 from games.services.errors import IllegalMove, SalleError
 
@@ -59,15 +60,26 @@ def robot_accounts(excluded_ids=()) -> list:
     return [robot for robot in robots if robot.pk not in excluded]
 
 
-def robot_seat(*, user, table_id: int, number: int) -> Seat:
-    """The host places a robot in the empty seat `number` of their open table."""
+def robot_level(level: str | None) -> str:
+    """The level asked for (a RobotLevel value; None or blank: Expert), else a SalleError."""
+    if not level:
+        return RobotLevel.EXPERT
+    if level not in RobotLevel.values:
+        raise SalleError(_("Choisissez un niveau de robot : débutant, confirmé ou expert."))
+    return level
+
+
+def robot_seat(*, user, table_id: int, number: int, level: str | None = None) -> Seat:
+    """The host places a robot of `level` (default Expert) in the empty seat `number` of their
+    open table."""
     if not isinstance(number, int) or not 0 <= number < SEAT_COUNT:
         raise SalleError(_("Cette place n’existe pas."))
+    level = robot_level(level)
     with transaction.atomic():
         table, seats = _lock_host_table(table_id, user)
         if number in seats:
             raise SalleError(_("Cette place est déjà prise."))
-        seat = _robot_insert(table, seats, number)
+        seat = _robot_insert(table, seats, number, level)
         broadcast.salle_changed()
     return seat
 
@@ -83,10 +95,11 @@ def robot_unseat(*, user, table_id: int, number: int) -> None:
         broadcast.salle_changed()
 
 
-def robots_fill(*, user, table_id: int) -> list[Seat]:
-    """Every empty seat of an open table filled with robots: by its host at any time, or by
-    any person seated there once the table has waited ROBOT_OFFER_SECONDS (« Compléter avec
-    des robots », offered to all of them: whoever is there first)."""
+def robots_fill(*, user, table_id: int, level: str | None = None) -> list[Seat]:
+    """Every empty seat of an open table filled with robots of `level` (Expert): by its host at
+    any time, or by any person seated there once the table has waited ROBOT_OFFER_SECONDS
+    (« Compléter avec des robots », offered to all of them: whoever is there first)."""
+    level = robot_level(level)
     with transaction.atomic():
         table = salle.lock_table(table_id)
         if table.host_id == user.pk:
@@ -98,7 +111,7 @@ def robots_fill(*, user, table_id: int) -> list[Seat]:
             raise SalleError(_("Cette table est complète."))
         added = []
         for number in empty:
-            added.append(_robot_insert(table, seats, number))
+            added.append(_robot_insert(table, seats, number, level))
             seats[number] = added[-1]
         broadcast.salle_changed()
     return added
@@ -111,12 +124,14 @@ def practice_table(
     clock: str | None = None,
     client_seed: str | None = None,
     shown_commitment: str | None = None,
+    level: str | None = None,
 ) -> Table:
     """« Jouer contre les robots »: a table of `kings` opened by `user` (seat 0, with their
-    browser's `client_seed`) with three robots, started at once; one transaction (nothing is
-    left half made). Its secret is the one whose commitment the form showed
-    (`shown_commitment`, games.services.pending_shuffle): the player's seed is the only one
-    not fixed by the commitment, so it must come after it."""
+    browser's `client_seed`) with three robots of `level` (Expert by default), started at once;
+    one transaction (nothing is left half made). Its secret is the one whose commitment the
+    form showed (`shown_commitment`, games.services.pending_shuffle): the player's seed is the
+    only one not fixed by the commitment, so it must come after it."""
+    level = robot_level(level)
     with transaction.atomic():
         table = salle.table_create(
             user=user,
@@ -125,7 +140,7 @@ def practice_table(
             client_seed=client_seed,
             shown_commitment=shown_commitment,
         )
-        robots_fill(user=user, table_id=table.pk)
+        robots_fill(user=user, table_id=table.pk, level=level)
         return salle.table_start(user=user, table_id=table.pk)
 
 
@@ -148,10 +163,13 @@ def robot_play(*, game_id: int, version: int) -> bool:
         state = game.state
         if state["status"] != "playing":
             return False  # the score screen: the host (a person) deals
-        seat = robot_seat_to_act(state, {s.number for s in game.seats.all() if s.robot})
+        robots = {s.number: s.robot_level for s in game.seats.all() if s.robot}
+        seat = robot_seat_to_act(state, robots)
         if seat is None:
             return False
-        action = engine.robot_action(engine.observation(state, seat))
+        # a seat from before the levels has none: the default (Expert)
+        level = robots[seat] or RobotLevel.EXPERT
+        action = engine.robot_action(engine.observation(state, seat), level)
         try:
             play.game_play_locked(game=game, seat=seat, version=version, action=action)
         except IllegalMove as error:
@@ -190,16 +208,16 @@ def _seats_if_offer_due(table: Table, user) -> dict[int, Seat]:
     return seats
 
 
-def _robot_insert(table: Table, seats: dict[int, Seat], number: int) -> Seat:
-    """A robot not yet at this table sits at `number`, with the robots' public seed."""
+def _robot_insert(table: Table, seats: dict[int, Seat], number: int, level: str) -> Seat:
+    """A robot of `level` not yet at this table sits at `number`, with the robots' public seed."""
     seated = {seat.user_id for seat in seats.values()}
     robot = next(iter(robot_accounts(seated)), None)
     if robot is None:  # every name taken by people: never with eight names and three seats
         raise SalleError(_("Aucun robot n’est disponible."))
-    return robot_seat_insert(table, robot, number)
+    return robot_seat_insert(table, robot, number, level)
 
 
-def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
+def robot_seat_insert(table: Table, robot_user, number: int, level: str) -> Seat:
     """A robot's seat, with its seed by the public rule of the table's commitment and the seat
     (engine.robot_seed: never drawn, so the site has no choice left after committing). Robots
     sit at many tables at once, so none of the people's checks (the revanche seats its robots
@@ -209,6 +227,7 @@ def robot_seat_insert(table: Table, robot_user, number: int) -> Seat:
         user=robot_user,
         number=number,
         robot=True,
+        robot_level=level,
         client_seed=engine.robot_seed(table.commitment, number),
         seed_origin=SeedOrigin.ROBOT,
     )

@@ -16,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from games import engine
+from games.display import answers
 from games.models import Game, Table
 
 pytestmark = pytest.mark.browser
@@ -39,10 +40,14 @@ def test_the_host_places_and_takes_back_a_robot(transactional_db, ane, page_for)
     page.goto("/salle/")
     page.get_by_role("button", name="Ouvrir la table").click()
     expect(page.get_by_role("button", name="Placer un robot à la place 2")).to_be_visible()
+    page.get_by_label("Niveau du robot à la place 2").select_option(label="Débutant")
     page.get_by_role("button", name="Placer un robot à la place 2").click()
     page.get_by_role("button", name="Placer un robot à la place 4").click()
     seat = page.locator(".my-table .seat[data-seat='1']")
-    expect(seat.locator(".badge-robot")).to_have_text("robot")
+    expect(seat.locator(".badge-robot")).to_have_text("robot · Débutant")
+    expect(page.locator(".my-table .seat[data-seat='3'] .badge-robot")).to_have_text(
+        "robot · Expert"
+    )
     expect(page.locator(".my-table .badge-robot")).to_have_count(2)
     shoot(page, "salle-robots")
     page.get_by_role("button", name="Retirer le robot").first.click()
@@ -58,8 +63,13 @@ def robot_worker(clock_worker):
 
 
 def choose(page, state) -> None:
-    """Ane's decision, the one the clock would make, clicked as a player would."""
+    """Ane's decision, the one the clock would make, clicked as a player would; when the panel
+    does not offer it (her partner held: refusing no longer changes the team's answer), the
+    first answer it offers."""
     action = engine.timeout_action(state, 0)
+    shown, _note = answers.answer_choices(engine.observation(state, 0), 0, "")
+    if action["type"] not in {item["type"] for item in shown}:
+        action = {"type": shown[0]["type"]}
     if action["type"] == "discard":
         for code in action["cards"]:
             page.locator(f"#my-hand input[name='cards'][value='{code}']").check()
@@ -107,6 +117,7 @@ def test_one_hand_against_three_robots(robot_worker, ane, page_for):
     shoot(page, "salle-practice")
     form = page.locator("form.practice-table")
     form.get_by_label("Mus · 4 rois").check()
+    form.get_by_label("Niveau des robots").select_option(label="Confirmé")
     form.get_by_role("button", name="Jouer contre les robots").click()
     # htmx's HX-Redirect and the salle socket's push of the started table both go there
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"), timeout=10000)
@@ -114,6 +125,7 @@ def test_one_hand_against_three_robots(robot_worker, ane, page_for):
     table = Table.objects.get(host=ane)
     assert table.status == Table.Status.PLAYING
     expect(page.locator("#table-seats .badge-robot")).to_have_count(3)
+    expect(page.locator("#table-seats .badge-robot").first).to_have_text("robot · Confirmé")
     shoot(page, "practice-table")
     deadline = time.monotonic() + 90
     while True:

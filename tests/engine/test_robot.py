@@ -1,8 +1,10 @@
-"""The computer player (docs/robots.md): legal, blind to what it may not see, sensible; the fast
-showdown and the evaluator tables it samples with; the ``robots`` match command."""
+"""The computer players (docs/robots.md): every level legal, deterministic, blind to what it
+may not see, sensible; the abstraction and the solver behind them; the fast showdown and the
+evaluator tables; the ``robots`` match command."""
 
 from __future__ import annotations
 
+import json
 import re
 from itertools import combinations_with_replacement
 
@@ -31,11 +33,22 @@ from games.engine.hands import (
     hand_key,
 )
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action, shuffled_deck
-from games.engine.robot import best_discard, equity, kept_values, percentiles
+from games.engine.robot import LEVELS, beginner_discard, strategy
+from games.engine.robot_abstraction import (
+    TERMINALS,
+    TREE,
+    context,
+    context_scores,
+    lance_percentiles,
+    node_of,
+)
+from games.engine.robot_strategy import BUCKETS, STRATEGY
+from games.engine.robot_v1 import best_discard, equity, kept_values, percentiles
+from games.engine.robots_match import POLICIES, play_party, run_match, uniform_action, wilson
 from games.engine.robots_match import main as robots_main
-from games.engine.robots_match import play_party, run_match, uniform_action, wilson
 from games.engine.scoring import count, decide, infos, showdown_paso
 from games.engine.shuffle import SeededShuffler
+from games.engine.solve import Game, coarse, sample_matrices
 from games.engine.types import team_of
 
 from .helpers import pass_all, play, start
@@ -150,9 +163,9 @@ def test_fast_showdown_counts_as_the_records_do(seed, start_scores):
 # --------------------------------------------------------------------------- legality
 
 
-def _mixed_partie(seed: int, robots: list[bool], kings: int):
-    """A partie where ``robots[seat]`` seats play the robot and the others at random; yields
-    (state, seat, action) for every robot decision before it is applied."""
+def _mixed_partie(seed: int, robots: list[bool], kings: int, level: str = "expert"):
+    """A partie where ``robots[seat]`` seats play the robot of ``level`` and the others at
+    random; yields (state, seat, action) for every robot decision before it is applied."""
     rng = SeededShuffler(seed)
     state = new_partie(kings=kings, first_mano=rng.randbelow(4), shuffler=rng)
     weights = dict(DEFAULT_WEIGHTS, mus=80)  # many discard rounds
@@ -162,7 +175,7 @@ def _mixed_partie(seed: int, robots: list[bool], kings: int):
         seats = to_act(state)
         seat = seats[rng.randbelow(len(seats))]  # any order, the simultaneous discard included
         if robots[seat]:
-            action = robot_action(observation(state, seat))
+            action = robot_action(observation(state, seat), level)
             yield state, seat, action
         else:
             action = pick_action(state, seat, rng, weights)
@@ -175,11 +188,12 @@ def _mixed_partie(seed: int, robots: list[bool], kings: int):
     seed=st.integers(0, 2**32),
     robots=st.lists(st.booleans(), min_size=4, max_size=4),
     kings=st.sampled_from([4, 8]),
+    level=st.sampled_from(LEVELS),
 )
-def test_the_robot_never_makes_an_illegal_move(seed, robots, kings):
-    """Every robot decision, in parties mixing robots and random players, is accepted (an
-    IllegalAction from ``apply`` inside the partie fails the test)."""
-    for state, seat, action in _mixed_partie(seed, robots, kings):
+def test_the_robot_never_makes_an_illegal_move(seed, robots, kings, level):
+    """Every robot decision of every level, in parties mixing robots and random players, is
+    accepted (an IllegalAction from ``apply`` inside the partie fails the test)."""
+    for state, seat, action in _mixed_partie(seed, robots, kings, level):
         assert seat in to_act(state)
         apply(state, seat, action, shuffler=SeededShuffler(seed + 1))
 
@@ -208,17 +222,32 @@ def _hide_differently(state, seat: int, seed: int):
 
 
 @settings(SLOW, max_examples=20)
-@given(seed=st.integers(0, 2**32), kings=st.sampled_from([4, 8]), other=st.integers(0, 2**32))
-def test_the_decision_depends_on_the_observation_only(seed, kings, other):
+@given(
+    seed=st.integers(0, 2**32),
+    kings=st.sampled_from([4, 8]),
+    other=st.integers(0, 2**32),
+    level=st.sampled_from(LEVELS),
+)
+def test_the_decision_depends_on_the_observation_only(seed, kings, other, level):
     checked = 0
-    for state, seat, action in _mixed_partie(seed, [True, False, True, False], kings):
+    for state, seat, action in _mixed_partie(seed, [True, False, True, False], kings, level):
         if state["hand"]["closed"] or checked >= 12:
             continue
         changed = _hide_differently(state, seat, other)
         assert changed["hand"]["cards"] != state["hand"]["cards"]
         assert observation(changed, seat) == observation(state, seat)
-        assert robot_action(observation(changed, seat)) == action
+        assert robot_action(observation(changed, seat), level) == action
         checked += 1
+
+
+@settings(SLOW, max_examples=15)
+@given(seed=st.integers(0, 2**32), kings=st.sampled_from([4, 8]), level=st.sampled_from(LEVELS))
+def test_the_decision_is_deterministic(seed, kings, level):
+    """The same observation, even rebuilt from its JSON, gets the same decision: the mixed
+    strategies are sampled from the observation's hash, never from a random source."""
+    for state, seat, action in _mixed_partie(seed, [True, True, False, False], kings, level):
+        obs = json.loads(json.dumps(observation(state, seat)))
+        assert robot_action(obs, level) == action
 
 
 # --------------------------------------------------------------------------- every phase
@@ -282,10 +311,11 @@ def test_point_and_paires_get_a_legal_decision():
 # --------------------------------------------------------------------------- sensible decisions
 
 
-def test_with_31_first_to_speak_at_jeu_it_bets():
+def test_with_31_facing_a_bet_at_jeu_it_raises_or_throws_an_ordago():
     state = pass_all(play(start(HANDS, mano=0), (0, "cut")), [0, 1, 2, 3, 0, 1, 2, 3])
     assert state["hand"]["lance"] == "jeu" and state["hand"]["betting"]["eligible"] == [0, 1]
-    assert robot_action(observation(state, 0))["type"] in ("bet", "ordago")
+    bet = play(state, (0, "pass"), (1, "bet 2"))
+    assert robot_action(observation(bet, 0))["type"] in ("raise", "ordago")
 
 
 def _worst_grand_faces_an_ordago(scores):
@@ -320,6 +350,115 @@ def test_discards_to_keep_the_kings():
     template = {"type": "discard", "min": 1, "max": 4}
     assert best_discard(["12o", "12c", "12e", "4b"], 4, template) == ["4b"]
     assert set(best_discard(["12o", "12c", "5e", "4b"], 4, template)) == {"4b", "5e"}
+
+
+def test_a_refusal_that_hands_over_the_partie_is_never_made():
+    """At 39 for the bettors any refusal (a deje of at least 1) ends the partie: the robot holds
+    whatever its hand, at every level."""
+    hands = {
+        0: ["12o", "12c", "12e", "11o"],
+        1: ["1o", "4c", "5c", "6c"],
+        2: ["7o", "7c", "5o", "4o"],
+        3: ["1c", "2c", "4e", "5e"],
+    }
+    state = play(start(hands, mano=0), (0, "cut"), (0, "bet 2"))
+    state["scores"] = [39, 0]
+    for level in LEVELS:
+        assert robot_action(observation(state, 1), level) == {"type": "hold"}
+
+
+def test_a_beginner_overvalues_a_small_pair():
+    """A low pair and nothing else: the expert asks for mus and would throw the pair; the
+    beginner cuts with it, and at the discard keeps it."""
+    hand = ["4o", "4c", "6e", "7b"]
+    state = start({0: hand}, mano=0)
+    assert robot_action(observation(state, 0), "expert") == {"type": "mus"}
+    assert robot_action(observation(state, 0), "debutant") == {"type": "cut"}
+    template = {"type": "discard", "min": 1, "max": 4}
+    assert sorted(beginner_discard(hand, 4, template)) == ["6e", "7b"]
+    assert beginner_discard(["12o", "12c", "1e", "1b"], 4, template) == best_discard(
+        ["12o", "12c", "1e", "1b"], 4, template
+    )  # nothing to throw by the beginner's rule: the expert's choice
+
+
+# --------------------------------------------------------------------------- the abstraction
+
+
+def test_the_abstract_tree_pays_the_rules_dejes():
+    """Every history ends in a terminal, and the refusals pay the deje of the rules: the stake
+    held before the last bet or raise, at least 1."""
+    for history, (_player, actions) in TREE.items():
+        for act in actions:
+            assert history + act in TREE or history + act in TERMINALS
+    assert TERMINALS["pp"] == ("paso", 0, -1)
+    assert TERMINALS["b2f"] == ("refused", 1, 0)  # bet 2, refused: 1
+    assert TERMINALS["b2rf"] == ("refused", 2, 1)  # bet 2, raise to 5, refused: 2
+    assert TERMINALS["pb5rof"] == ("refused", 8, 1)  # órdago over a held 8, refused: 8
+    assert TERMINALS["of"] == ("refused", 1, 0)
+    assert TERMINALS["pb10rc"] == ("held", 13, -1)
+    assert TERMINALS["b2oc"] == ("ordago", 0, -1)
+
+
+def test_the_words_of_a_lance_map_to_the_nearest_node():
+    grand = play(start(HANDS, mano=0), (0, "cut"))
+    assert node_of(observation(grand, 0), 0) == ""
+    after_pass = play(grand, (0, "pass"))
+    assert node_of(observation(after_pass, 1), 1) == "p"
+    assert node_of(observation(play(after_pass, (1, "pass")), 2), 2) == "p"
+    assert node_of(observation(play(grand, (0, "bet 2")), 1), 1) == "b2"
+    bet6 = play(after_pass, (1, "bet 6"))
+    assert node_of(observation(bet6, 2), 2) == "pb5"
+    raised = play(bet6, (2, "raise 9"), (0, "refuse"))
+    assert node_of(observation(raised, 1), 1) == "pb5r"
+    assert node_of(observation(play(grand, (0, "bet 12")), 1), 1) == "b10"
+    assert node_of(observation(play(grand, (0, "ordago")), 1), 1) == "o"
+
+
+def test_score_contexts_read_the_lead_and_the_stage():
+    assert len(context_scores()) == 20
+    assert context(0, 0) == context(10, 12) == 2  # early, level
+    assert context(10, 15) == 1  # early, a little behind
+    assert context(36, 20) == 19  # late, far ahead
+    assert context(20, 36) == 15  # late, far behind
+    for ctx, (ours, theirs) in enumerate(context_scores()):
+        assert context(ours, theirs) == ctx
+
+
+def test_lance_percentiles_rank_the_hands_that_play_the_lance():
+    for kings in (4, 8):
+        pct = lance_percentiles(kings)
+        assert all(0.0 <= q <= 1.0 for row in pct.values() for q in row)
+        assert pct[hand_key(["12o", "12c", "12e", "12b"])][2] > 0.99  # the best Paires
+        assert pct[hand_key(["12o", "11c", "10e", "1b"])][3] == max(row[3] for row in pct.values())
+        assert pct[hand_key(["7o", "7c", "6e", "10b"])][4] > 0.95  # 30 at Point
+
+
+def test_the_solved_tables_cover_every_node_with_a_distribution():
+    for level, buckets in BUCKETS.items():
+        contexts = 20 if level == "expert" else 1
+        for lance in ("grand", "petit", "paires", "jeu", "point"):
+            for ctx in range(contexts):
+                for node, (_player, actions) in TREE.items():
+                    assert f"{level}/{lance}/{ctx}/{node}" in STRATEGY
+                    rows = strategy(level, lance, ctx, node)
+                    assert len(rows) == buckets
+                    for row in rows:
+                        assert len(row) == len(actions) and sum(row) == pytest.approx(1.0)
+    assert len(STRATEGY) == (20 + 1) * 5 * len(TREE)
+
+
+def test_cfr_plus_converges_on_a_small_game():
+    """The solver's average strategy gets less exploitable with iterations, toward 0."""
+    counts, wins, bonus = sample_matrices(deals=3000, seed=5)["grand"]
+    prior, win = coarse(counts, wins, 4)
+    few, many = (
+        Game("grand", (10, 10), prior, win, bonus),
+        Game("grand", (10, 10), prior, win, bonus),
+    )
+    few.solve(3)
+    many.solve(150)
+    assert many.exploitability() < few.exploitability()
+    assert many.exploitability() < 0.005
 
 
 def test_model_tables_are_sane():
@@ -362,6 +501,7 @@ def test_wilson_interval():
 LAST_LINE = re.compile(
     r"parties=(\d+) team0_wins=(\d+) win_rate=(\d\.\d{3}) ci95=(\d\.\d{3})\.\.(\d\.\d{3})"
     r" decision_ms_p50=(\d+\.\d\d) decision_ms_p95=(\d+\.\d\d)"
+    r" ordagos_per_hand=(\d+\.\d{3}) bets_per_hand=(\d+\.\d{3}) holds_per_answer=(\d\.\d{3})"
 )
 
 
@@ -375,6 +515,29 @@ def test_the_command_prints_the_measured_line_last(capsys):
     assert parties == 3 and 0 <= wins <= 3
     assert float(match[3]) == pytest.approx(wins / parties, abs=0.001)
     assert float(match[4]) <= float(match[3]) <= float(match[5])
+
+
+def test_the_command_plays_every_policy_and_prints_the_style(capsys):
+    assert set(POLICIES) == {
+        "robot",
+        "robot-confirme",
+        "robot-debutant",
+        "robot-v1",
+        "sensible",
+        "random",
+        "passive",
+        "ordago-always",
+        "hold-all",
+        "refuse-all",
+    }
+    for policy in POLICIES:
+        line = run_match(1, 3, policy, "robot", out=lambda _: None)
+        assert LAST_LINE.fullmatch(line), line
+    run_match(2, 3, "ordago-always", "robot")
+    out = capsys.readouterr().out
+    assert "style of ordago-always (team 0), per hand" in out
+    assert "thrower's percentile" in out
+    assert float(out.strip().splitlines()[-1].split("ordagos_per_hand=")[1].split()[0]) > 0.5
 
 
 def test_the_match_is_deterministic_given_the_seed():

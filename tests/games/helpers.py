@@ -13,7 +13,7 @@ from games.display.table_view import card_view
 from games.engine import CARD_CODES, to_act
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from games.models import Game, GameAction
-from games.services import salle
+from games.services import robots, salle
 from tests.presentation.helpers import CODE_RE
 
 HTMX = {"HX-Request": "true"}
@@ -136,3 +136,14 @@ def verify(record: dict) -> subprocess.CompletedProcess:
         timeout=120,
         check=False,
     )
+
+
+def play_robots(game) -> int:
+    """Run the robots' queued decisions (as the worker would) until none is due."""
+    made = 0
+    while True:
+        game.refresh_from_db()
+        if not robots.robot_play(game_id=game.pk, version=game.version):
+            game.refresh_from_db()
+            return made
+        made += 1

@@ -18,6 +18,7 @@ from django.utils import timezone
 from games import engine, selectors
 from games.models import Game, GameAction, GameSeat, Seat, Table
 from games.services import clock, deadlines, errors, play, robots, salle, sweep, turn_clock
+from tests.games.helpers import play_robots
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -46,17 +47,6 @@ def robots_game(host, *, robot_seats=(1, 2, 3), first_mano=0, kings=4) -> Game:
         robots.robot_seat(user=host, table_id=table.pk, number=number)
     salle.table_start(user=host, table_id=table.pk, first_mano=first_mano)
     return Game.objects.get(table=table)
-
-
-def play_robots(game) -> int:
-    """Run the robots' queued decisions (as the worker would) until none is due."""
-    made = 0
-    while True:
-        game.refresh_from_db()
-        if not robots.robot_play(game_id=game.pk, version=game.version):
-            game.refresh_from_db()
-            return made
-        made += 1
 
 
 # ---------------------------------------------------------------- accounts and seats
@@ -359,7 +349,8 @@ def test_the_host_places_and_removes_a_robot_from_the_salle(login, ane, open_tab
     response = client.post(url, {"number": "2"}, headers=HTMX)
     content = response.content.decode()
     assert response.status_code == 200
-    assert '<span class="badge-robot">robot</span>' in content and "Retirer le robot" in content
+    assert '<span class="badge-robot">robot · Expert</span>' in content
+    assert "Retirer le robot" in content
     response = client.post(reverse("games:robot_unseat", args=[open_table.pk]), {"number": "2"})
     assert response.status_code == 302
     assert not Seat.objects.filter(robot=True).exists()
@@ -368,7 +359,7 @@ def test_the_host_places_and_removes_a_robot_from_the_salle(login, ane, open_tab
 def test_a_guest_sees_the_robot_but_no_robot_button(login, ane, bixente, open_table):
     robots.robot_seat(user=ane, table_id=open_table.pk, number=1)
     page = login(bixente).get(reverse("games:salle")).content.decode()
-    assert '<span class="badge-robot">robot</span>' in page
+    assert '<span class="badge-robot">robot · Expert</span>' in page
     assert "Placer un robot" not in page and "Retirer le robot" not in page
     response = login(bixente).post(
         reverse("games:robot_seat", args=[open_table.pk]), {"number": "2"}, headers=HTMX
@@ -398,7 +389,7 @@ def test_play_against_the_robots_goes_to_the_started_table(login, ane):
     assert response.status_code == 200
     assert response["HX-Redirect"] == table.get_absolute_url()
     page = client.get(table.get_absolute_url()).content.decode()
-    assert page.count('<span class="badge-robot">robot</span>') == 3
+    assert page.count('<span class="badge-robot">robot · Expert</span>') == 3
 
 
 def test_play_against_the_robots_without_js_and_when_seated(login, ane, bixente, open_table):

@@ -78,6 +78,7 @@ def test_the_salle_reads_counters_not_the_history(cast, make_user):
         return fragments.salle_fragment(ane, reputations=reputations)[0]
 
     bulk_parties(cast, 1, first=1)
+    render()  # ane's pending shuffle secret is drawn at her first salle (FAIR-SHUFFLE 1.1)
     at_one = captured(render)
     bulk_parties(cast, 4999, first=2)
     at_five_thousand = captured(render)

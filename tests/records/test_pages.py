@@ -181,3 +181,15 @@ def test_an_ended_partie_is_replayed_once_not_at_every_page(cast, client, monkey
     assert not [q for q in captured.captured_queries if "games_gameaction" in q["sql"]]
     csrf = re.compile(r'"X-CSRFToken": "[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"')
     assert csrf.sub("", again) == csrf.sub("", first)
+
+
+def test_the_profile_says_which_level_a_practice_partie_was_against(cast, client):
+    training = start(cast)
+    GameSeat.objects.filter(game=training, number=3).update(robot=True, robot_level="debutant")
+    GameSeat.objects.filter(game=training, number=1).update(robot=True, robot_level="expert")
+    play_out(training, seed=8)
+    client.force_login(cast[0])
+    page = client.get(reverse("records:profile", args=["ane"])).content.decode()
+    assert "entraînement (robots Débutant, Expert)" in page
+    line = selectors.player_profile(cast[0], cast[0]).last_parties[0]
+    assert line.training and line.robot_levels == ["Débutant", "Expert"]
