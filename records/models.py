@@ -95,3 +95,66 @@ class RatingVoid(models.Model):
 
     def __str__(self):
         return f"partie {self.game_id} · {self.at:%d/%m/%Y %H:%M}"
+
+
+class PairRating(models.Model):
+    """A pareja's current rating, the pair as its own entity (records.services: moved only by
+    rated parties where its two members sat as partners while it was formed)."""
+
+    pair = models.OneToOneField(
+        "pairs.Pair",
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="rating",
+        verbose_name=_("pareja"),
+    )
+    mu = models.FloatField(_("niveau estimé"))
+    sigma = models.FloatField(_("incertitude"))
+    points = models.IntegerField(_("classement"))
+    parties = models.PositiveIntegerField(_("parties classées"), default=0)
+    updated = models.DateTimeField(_("modifié le"))
+
+    class Meta:
+        verbose_name = _("classement d’une pareja")
+        verbose_name_plural = _("classements des parejas")
+        indexes = [models.Index(fields=["-points"], name="pairrating_points_idx")]
+
+    def __str__(self):
+        return f"{self.pair} · {self.points}"
+
+
+class PairRatingChange(models.Model):
+    """What one rated partie did to one pareja's rating; unique per (partie, pair)."""
+
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        related_name="pair_rating_changes",
+        verbose_name=_("partie"),
+    )
+    pair = models.ForeignKey(
+        "pairs.Pair",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("pareja"),
+    )
+    at = models.DateTimeField(_("le"))
+    won = models.BooleanField(_("gagnée"))
+    mu_before = models.FloatField(_("niveau avant"))
+    sigma_before = models.FloatField(_("incertitude avant"))
+    mu = models.FloatField(_("niveau après"))
+    sigma = models.FloatField(_("incertitude après"))
+    points_before = models.IntegerField(_("classement avant"))
+    points = models.IntegerField(_("classement après"))
+
+    class Meta:
+        verbose_name = _("évolution du classement d’une pareja")
+        verbose_name_plural = _("évolutions du classement des parejas")
+        ordering = ["at", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "pair"], name="pairratingchange_once"),
+        ]
+        indexes = [models.Index(fields=["pair", "at"], name="pairratingchange_pair_at_idx")]
+
+    def __str__(self):
+        return f"{self.pair} · partie {self.game_id} · {self.points_before} → {self.points}"

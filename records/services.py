@@ -15,8 +15,9 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q, RowRange, Window
 
 from games.models import Game, GameSeat
+from pairs.selectors import pairs_at
 from records import rating
-from records.models import Rating, RatingChange, RatingVoid
+from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
 
 
 def is_rated(game: Game, seats: list[GameSeat]) -> bool:
@@ -57,7 +58,39 @@ def partie_rate(game: Game) -> list[RatingChange]:
     _after_the_last_rated(game, current)
     changes = _apply(game, seats, current)
     Rating.objects.bulk_update(current, ["mu", "sigma", "points", "parties", "updated"])
-    return RatingChange.objects.bulk_create(changes)
+    created = RatingChange.objects.bulk_create(changes)
+    _pairs_rate(game, changes)
+    return created
+
+
+def _pairs_rate(game: Game, changes: list[RatingChange]) -> None:
+    """The parejas of the partie's teams (pairs.selectors.pairs_at: one query; none, the
+    usual case, ends here), their PairRating rows created if new and locked in pair order
+    (after the players' rows, as everywhere), moved, and one PairRatingChange each."""
+    teams = pairs_at([(game, sorted(game.seats.all(), key=lambda s: s.number))]).get(game.pk)
+    if not teams:
+        return
+    mu, sigma = rating.initial()
+    start = rating.points((mu, sigma))
+    PairRating.objects.bulk_create(
+        [
+            PairRating(pair_id=p, mu=mu, sigma=sigma, points=start, updated=game.finished_at)
+            for p in teams.values()
+        ],
+        ignore_conflicts=True,
+    )
+    locked = {
+        r.pair_id: r
+        for r in PairRating.objects.select_for_update()
+        .filter(pair_id__in=teams.values())
+        .order_by("pk")
+    }
+    current = {team: locked[pair_id] for team, pair_id in teams.items()}
+    pair_changes = _apply_pairs(game, changes, current)
+    PairRating.objects.bulk_update(
+        current.values(), ["mu", "sigma", "points", "parties", "updated"]
+    )
+    PairRatingChange.objects.bulk_create(pair_changes)
 
 
 def _after_the_last_rated(game: Game, current: list[Rating]) -> None:
@@ -97,6 +130,48 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
     return changes
 
 
+def _apply_pairs(
+    game: Game, changes: list[RatingChange], current: dict[int, PairRating]
+) -> list[PairRatingChange]:
+    """Move the `current` pair ratings ({team: PairRating}) by the partie's result, in memory,
+    and return their history rows. A pair meets the other team as one entity: the other pair
+    (both move), or its two players as openskill's team_of_two of their ratings before the
+    partie (`changes`, in seat order), who do not move here. Shared by the Finisher and the
+    rebuild, like `_apply`."""
+    before = [(c.mu_before, c.sigma_before) for c in changes]
+    skills = {team: (r.mu, r.sigma) for team, r in current.items()}
+    after = {}
+    for team, row in current.items():
+        other = 1 - team
+        opponent = skills.get(other) or rating.team_of_two(before[other], before[other + 2])
+        if other in skills and other in after:
+            continue  # two pairs: rated together when the first was met
+        mine, theirs = rating.after_match(skills[team], opponent, game.winning_team == team)
+        after[team] = mine
+        if other in skills:
+            after[other] = theirs
+    pair_changes = []
+    for team, row in sorted(current.items()):
+        mu, sigma = after[team]
+        change = PairRatingChange(
+            game_id=game.pk,
+            pair_id=row.pair_id,
+            at=game.finished_at,
+            won=game.winning_team == team,
+            mu_before=row.mu,
+            sigma_before=row.sigma,
+            points_before=row.points,
+            mu=mu,
+            sigma=sigma,
+            points=rating.points((mu, sigma)),
+        )
+        row.mu, row.sigma, row.points = mu, sigma, change.points
+        row.parties += 1
+        row.updated = game.finished_at
+        pair_changes.append(change)
+    return pair_changes
+
+
 def ratings_rebuild(*, since: Game | None = None) -> int:
     """Forget every rating and rate again every finished partie between four people whose
     rating was not voided, in the order they ended; returns how many parties were rated. The
@@ -110,15 +185,19 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
     order, which gives exactly a full rebuild's numbers for the cost of the later parties."""
     with transaction.atomic():
         with connection.cursor() as cursor:
+            tables = (Rating, RatingChange, PairRating, PairRatingChange)
             cursor.execute(
-                f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table} "
-                "IN EXCLUSIVE MODE"
+                f"LOCK TABLE {', '.join(m._meta.db_table for m in tables)} IN EXCLUSIVE MODE"
             )
         if since is None:
+            PairRatingChange.objects.all().delete()
+            PairRating.objects.all().delete()
             RatingChange.objects.all().delete()
             Rating.objects.all().delete()
             parties = _rated_parties(Q())
             ratings: dict[int, Rating] = {}
+            teams = pairs_at(parties)
+            pair_ratings: dict[int, PairRating] = {}
         else:
             if since.finished_at is None:
                 raise ValueError("only a finished partie is a point to replay from")
@@ -127,9 +206,13 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
                 | Q(finished_at=since.finished_at, pk__gte=since.pk)
             )
             ratings = _ratings_before(since, parties)
-        changes = _replay(parties, ratings)
+            teams = pairs_at(parties)
+            pair_ratings = _pair_ratings_before(since, teams)
+        changes, pair_changes = _replay(parties, ratings, teams, pair_ratings)
         Rating.objects.bulk_create(ratings.values(), batch_size=1000)
         RatingChange.objects.bulk_create(changes, batch_size=1000)
+        PairRating.objects.bulk_create(pair_ratings.values(), batch_size=1000)
+        PairRatingChange.objects.bulk_create(pair_changes, batch_size=1000)
     return len(parties)
 
 
@@ -141,7 +224,7 @@ def _rated_parties(ended: Q) -> list[tuple[Game, list[GameSeat]]]:
         .exclude(pk__in=RatingVoid.objects.values("game_id"))
         .order_by("finished_at", "pk")
         # What is_rated and _apply read: not the engine state, a JSON document per partie.
-        .only("status", "winning_team", "finished_at")
+        .only("status", "winning_team", "finished_at", "created")
     )
     seats_by_game: dict[int, list[GameSeat]] = {}
     for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
@@ -193,14 +276,60 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
     return ratings
 
 
+def _pair_ratings_before(since: Game, teams: dict[int, dict[int, int]]) -> dict[int, PairRating]:
+    """`_ratings_before` for the parejas: their changes from `since` on deleted, and the
+    ratings of the pairs those or the later parties (`teams`) touch, as they stood before."""
+    later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+    affected = set(
+        PairRatingChange.objects.filter(later).order_by().values_list("pair_id", flat=True)
+    )
+    affected.update(pair_id for by_team in teams.values() for pair_id in by_team.values())
+    if not affected:
+        return {}
+    newest_first = [F("at").desc(), F("game_id").desc()]
+    last_earlier = (
+        PairRatingChange.objects.filter(pair_id__in=affected)
+        .exclude(later)
+        .annotate(
+            earlier=Window(
+                Count("pk"),
+                partition_by=[F("pair_id")],
+                order_by=newest_first,
+                frame=RowRange(start=None, end=None),
+            )
+        )
+        .order_by("pair_id", *newest_first)
+        .distinct("pair_id")
+    )
+    ratings = {
+        change.pair_id: PairRating(
+            pair_id=change.pair_id,
+            mu=change.mu,
+            sigma=change.sigma,
+            points=change.points,
+            parties=change.earlier,
+            updated=change.at,
+        )
+        for change in last_earlier
+    }
+    PairRatingChange.objects.filter(later).delete()
+    PairRating.objects.filter(pair_id__in=affected).delete()
+    return ratings
+
+
 def _replay(
-    parties: list[tuple[Game, list[GameSeat]]], ratings: dict[int, Rating]
-) -> list[RatingChange]:
+    parties: list[tuple[Game, list[GameSeat]]],
+    ratings: dict[int, Rating],
+    teams: dict[int, dict[int, int]],
+    pair_ratings: dict[int, PairRating],
+) -> tuple[list[RatingChange], list[PairRatingChange]]:
     """Rate `parties` in order on top of `ratings` (by user id, moved in memory; a player not
-    there starts as a newcomer and is added) and return the history rows."""
+    there starts as a newcomer and is added) and of `pair_ratings` (by pair id, the same) for
+    the parejas of `teams`; return the history rows of both."""
     mu, sigma = rating.initial()
     start = rating.points((mu, sigma))
     changes: list[RatingChange] = []
+    pair_changes: list[PairRatingChange] = []
     for game, seats in parties:
         current = [
             ratings.setdefault(
@@ -208,5 +337,15 @@ def _replay(
             )
             for s in seats
         ]
-        changes += _apply(game, seats, current)
-    return changes
+        moved = _apply(game, seats, current)
+        changes += moved
+        paired = teams.get(game.pk)
+        if paired:
+            current_pairs = {
+                team: pair_ratings.setdefault(
+                    p, PairRating(pair_id=p, mu=mu, sigma=sigma, points=start, parties=0)
+                )
+                for team, p in paired.items()
+            }
+            pair_changes += _apply_pairs(game, moved, current_pairs)
+    return changes, pair_changes

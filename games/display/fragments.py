@@ -4,6 +4,7 @@ consumers (WebSocket)."""
 import time
 from collections.abc import Collection
 from dataclasses import replace
+from typing import Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -13,6 +14,23 @@ from django.utils.translation import gettext as _
 from games import engine, forms, selectors, sockets
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.models import Game, Table
+
+
+class PairsReader(Protocol):
+    """What the salle reads of the parejas (pairs.selectors, registered by the pairs app when
+    it loads: games never imports the apps built on it)."""
+
+    def seated_pair_names(self, tables) -> dict[tuple[int, int], str]: ...
+
+    def player_pairs(self, user) -> list: ...
+
+
+_pairs: PairsReader | None = None
+
+
+def register_pairs(reader: PairsReader) -> None:
+    global _pairs
+    _pairs = reader
 
 
 def salle_context(user, page: int = 1, *, reputations=None) -> dict:
@@ -26,8 +44,9 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     known = {}
     if reputations is not None:
         known = reputations({s.user_id for t in shown for s in t.seats.all()})
-    my_table = _table_item(salle.my_table, known) if salle.my_table is not None else None
-    tables = [_table_item(t, known) for t in salle.tables]
+    pairs = _pairs.seated_pair_names(shown) if _pairs is not None else {}
+    my_table = _table_item(salle.my_table, known, pairs) if salle.my_table is not None else None
+    tables = [_table_item(t, known, pairs) for t in salle.tables]
     return {
         "my_seat": salle.my_seat,
         "my_table": my_table,
@@ -46,8 +65,18 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_choices": forms.clock_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
+        # « avec ma pareja »: offered to a player not seated (one query, for them only).
+        "my_pairs": _pairs.player_pairs(user) if _pairs and salle.my_seat is None else [],
+        "my_pair_name": _my_pair_name(salle.my_seat, pairs),
         **friends_context(user, salle.my_table, [my_table, *tables]),
     }
+
+
+def _my_pair_name(my_seat, pairs: dict) -> str | None:
+    """The pareja the player sits in as a partner at their table, if any."""
+    if my_seat is None:
+        return None
+    return pairs.get((my_seat.table_id, my_seat.number % 2))
 
 
 def friends_context(user, my_table: Table | None, items) -> dict:
@@ -111,9 +140,10 @@ def rules_context() -> dict:
     }
 
 
-def _table_item(table: Table, reputations: dict | None = None) -> dict:
-    """One table card of the salle: its seats (with each player's reputation, if known), and
-    how many are taken (the start is offered only to a full table's host)."""
+def _table_item(table: Table, reputations: dict | None = None, pairs: dict | None = None) -> dict:
+    """One table card of the salle: its seats (with each player's reputation, if known), the
+    parejas seated as partners ([(team, name)]), and how many seats are taken (the start is
+    offered only to a full table's host)."""
     seats = selectors.seat_views(table)
     if reputations:
         seats = [replace(s, reputation=reputations.get(getattr(s.user, "pk", None))) for s in seats]
@@ -126,6 +156,7 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
         "seated": seated,
         "missing": missing,
         "full": not missing,
+        "pairs": [(team, name) for (pk, team), name in sorted((pairs or {}).items()) if pk == table.pk],
     }
 
 
