@@ -98,7 +98,10 @@ def _check_no_current_pair(user, partner) -> None:
 def _check_name_free(skeleton: str) -> None:
     if Pair.objects.filter(skeleton=skeleton, status__in=NAME_HOLDING).exists():
         raise PairError(
-            _("Ce nom est déjà pris par une pareja, ou lui ressemble trop : choisissez-en un autre.")
+            _(
+                "Ce nom est déjà pris par une pareja, ou lui ressemble trop : "
+                "choisissez-en un autre."
+            )
         )
 
 

@@ -43,8 +43,10 @@ def propose(request):
     else:
         messages.success(
             request,
-            _("Proposition envoyée à %(name)s : la pareja « %(pair)s » sera formée quand il "
-              "l’aura acceptée.")
+            _(
+                "Proposition envoyée à %(name)s : la pareja « %(pair)s » sera formée quand il "
+                "l’aura acceptée."
+            )
             % {"name": pair.partner.username, "pair": pair.name},
         )
     return redirect("pairs:mine")

@@ -52,7 +52,8 @@ def team_of_two(first: Skill, second: Skill) -> Skill:
 
 def after_match(first: Skill, second: Skill, first_won: bool) -> tuple[Skill, Skill]:
     """Two entities (pairs, or a pair and team_of_two) after one partie between them."""
-    a, b = model().rating(mu=first[0], sigma=first[1]), model().rating(mu=second[0], sigma=second[1])
+    a = model().rating(mu=first[0], sigma=first[1])
+    b = model().rating(mu=second[0], sigma=second[1])
     ranks = [0, 1] if first_won else [1, 0]
     [[a2], [b2]] = model().rate([[a], [b]], ranks=ranks)
     return (a2.mu, a2.sigma), (b2.mu, b2.sigma)

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from games.models import SEAT_COUNT, GameSeat, Table
 from games.selectors import ENDED_STATUSES, Completion, human_game_seats
-from records import rating
 from pairs.models import Pair
+from records import rating
 from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
 
 #: Rated parties a player needs to appear in the classement: a rating after one or two

@@ -140,16 +140,14 @@ def _apply_pairs(
     rebuild, like `_apply`."""
     before = [(c.mu_before, c.sigma_before) for c in changes]
     skills = {team: (r.mu, r.sigma) for team, r in current.items()}
-    after = {}
-    for team, row in current.items():
+    if len(skills) == 2:  # two parejas face each other: both move, together
+        first, second = rating.after_match(skills[0], skills[1], game.winning_team == 0)
+        after = {0: first, 1: second}
+    else:
+        [(team, mine)] = skills.items()
         other = 1 - team
-        opponent = skills.get(other) or rating.team_of_two(before[other], before[other + 2])
-        if other in skills and other in after:
-            continue  # two pairs: rated together when the first was met
-        mine, theirs = rating.after_match(skills[team], opponent, game.winning_team == team)
-        after[team] = mine
-        if other in skills:
-            after[other] = theirs
+        opponent = rating.team_of_two(before[other], before[other + 2])
+        after = {team: rating.after_match(mine, opponent, game.winning_team == team)[0]}
     pair_changes = []
     for team, row in sorted(current.items()):
         mu, sigma = after[team]

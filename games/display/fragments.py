@@ -156,7 +156,9 @@ def _table_item(table: Table, reputations: dict | None = None, pairs: dict | Non
         "seated": seated,
         "missing": missing,
         "full": not missing,
-        "pairs": [(team, name) for (pk, team), name in sorted((pairs or {}).items()) if pk == table.pk],
+        "pairs": [
+            (team, name) for (pk, team), name in sorted((pairs or {}).items()) if pk == table.pk
+        ],
     }
 
 

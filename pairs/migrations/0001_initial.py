@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,25 +15,102 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Pair',
+            name="Pair",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40, verbose_name='nom')),
-                ('skeleton', models.CharField(editable=False, max_length=40, verbose_name='forme comparée')),
-                ('slug', models.CharField(editable=False, max_length=80, verbose_name='adresse')),
-                ('status', models.CharField(choices=[('proposed', 'proposée'), ('active', 'active'), ('declined', 'refusée'), ('dissolved', 'dissoute')], default='proposed', max_length=10, verbose_name='statut')),
-                ('created', models.DateTimeField(auto_now_add=True, verbose_name='proposée le')),
-                ('accepted_at', models.DateTimeField(blank=True, null=True, verbose_name='formée le')),
-                ('ended_at', models.DateTimeField(blank=True, null=True, verbose_name='finie le')),
-                ('ended_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='finie par')),
-                ('partner', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='pairs_invited', to=settings.AUTH_USER_MODEL, verbose_name='proposée à')),
-                ('proposer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='pairs_proposed', to=settings.AUTH_USER_MODEL, verbose_name='proposée par')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40, verbose_name="nom")),
+                (
+                    "skeleton",
+                    models.CharField(editable=False, max_length=40, verbose_name="forme comparée"),
+                ),
+                ("slug", models.CharField(editable=False, max_length=80, verbose_name="adresse")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("proposed", "proposée"),
+                            ("active", "active"),
+                            ("declined", "refusée"),
+                            ("dissolved", "dissoute"),
+                        ],
+                        default="proposed",
+                        max_length=10,
+                        verbose_name="statut",
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True, verbose_name="proposée le")),
+                (
+                    "accepted_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="formée le"),
+                ),
+                ("ended_at", models.DateTimeField(blank=True, null=True, verbose_name="finie le")),
+                (
+                    "ended_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="finie par",
+                    ),
+                ),
+                (
+                    "partner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pairs_invited",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="proposée à",
+                    ),
+                ),
+                (
+                    "proposer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pairs_proposed",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="proposée par",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'pareja',
-                'verbose_name_plural': 'parejas',
-                'ordering': ['-created'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('status__in', ['proposed', 'active', 'declined', 'dissolved'])), name='pair_status_valid'), models.CheckConstraint(condition=models.Q(('proposer', models.F('partner')), _negated=True), name='pair_two_players'), models.UniqueConstraint(django.db.models.functions.comparison.Least('proposer', 'partner'), django.db.models.functions.comparison.Greatest('proposer', 'partner'), condition=models.Q(('status__in', ['proposed', 'active'])), name='pair_one_current_per_players'), models.UniqueConstraint(condition=models.Q(('status__in', ['proposed', 'active', 'dissolved'])), fields=('skeleton',), name='pair_name_once'), models.UniqueConstraint(condition=models.Q(('status__in', ['proposed', 'active', 'dissolved'])), fields=('slug',), name='pair_slug_once')],
+                "verbose_name": "pareja",
+                "verbose_name_plural": "parejas",
+                "ordering": ["-created"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("status__in", ["proposed", "active", "declined", "dissolved"])
+                        ),
+                        name="pair_status_valid",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("proposer", models.F("partner")), _negated=True),
+                        name="pair_two_players",
+                    ),
+                    models.UniqueConstraint(
+                        django.db.models.functions.comparison.Least("proposer", "partner"),
+                        django.db.models.functions.comparison.Greatest("proposer", "partner"),
+                        condition=models.Q(("status__in", ["proposed", "active"])),
+                        name="pair_one_current_per_players",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("status__in", ["proposed", "active", "dissolved"])),
+                        fields=("skeleton",),
+                        name="pair_name_once",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("status__in", ["proposed", "active", "dissolved"])),
+                        fields=("slug",),
+                        name="pair_slug_once",
+                    ),
+                ],
             },
         ),
     ]

@@ -5,51 +5,88 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_private_tables_and_revanche'),
-        ('pairs', '0001_initial'),
-        ('records', '0002_rating_void'),
+        ("games", "0010_private_tables_and_revanche"),
+        ("pairs", "0001_initial"),
+        ("records", "0002_rating_void"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PairRating',
+            name="PairRating",
             fields=[
-                ('pair', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, primary_key=True, related_name='rating', serialize=False, to='pairs.pair', verbose_name='pareja')),
-                ('mu', models.FloatField(verbose_name='niveau estimé')),
-                ('sigma', models.FloatField(verbose_name='incertitude')),
-                ('points', models.IntegerField(verbose_name='classement')),
-                ('parties', models.PositiveIntegerField(default=0, verbose_name='parties classées')),
-                ('updated', models.DateTimeField(verbose_name='modifié le')),
+                (
+                    "pair",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        primary_key=True,
+                        related_name="rating",
+                        serialize=False,
+                        to="pairs.pair",
+                        verbose_name="pareja",
+                    ),
+                ),
+                ("mu", models.FloatField(verbose_name="niveau estimé")),
+                ("sigma", models.FloatField(verbose_name="incertitude")),
+                ("points", models.IntegerField(verbose_name="classement")),
+                (
+                    "parties",
+                    models.PositiveIntegerField(default=0, verbose_name="parties classées"),
+                ),
+                ("updated", models.DateTimeField(verbose_name="modifié le")),
             ],
             options={
-                'verbose_name': 'classement d’une pareja',
-                'verbose_name_plural': 'classements des parejas',
-                'indexes': [models.Index(fields=['-points'], name='pairrating_points_idx')],
+                "verbose_name": "classement d’une pareja",
+                "verbose_name_plural": "classements des parejas",
+                "indexes": [models.Index(fields=["-points"], name="pairrating_points_idx")],
             },
         ),
         migrations.CreateModel(
-            name='PairRatingChange',
+            name="PairRatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(verbose_name='le')),
-                ('won', models.BooleanField(verbose_name='gagnée')),
-                ('mu_before', models.FloatField(verbose_name='niveau avant')),
-                ('sigma_before', models.FloatField(verbose_name='incertitude avant')),
-                ('mu', models.FloatField(verbose_name='niveau après')),
-                ('sigma', models.FloatField(verbose_name='incertitude après')),
-                ('points_before', models.IntegerField(verbose_name='classement avant')),
-                ('points', models.IntegerField(verbose_name='classement après')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='pair_rating_changes', to='games.game', verbose_name='partie')),
-                ('pair', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rating_changes', to='pairs.pair', verbose_name='pareja')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("at", models.DateTimeField(verbose_name="le")),
+                ("won", models.BooleanField(verbose_name="gagnée")),
+                ("mu_before", models.FloatField(verbose_name="niveau avant")),
+                ("sigma_before", models.FloatField(verbose_name="incertitude avant")),
+                ("mu", models.FloatField(verbose_name="niveau après")),
+                ("sigma", models.FloatField(verbose_name="incertitude après")),
+                ("points_before", models.IntegerField(verbose_name="classement avant")),
+                ("points", models.IntegerField(verbose_name="classement après")),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pair_rating_changes",
+                        to="games.game",
+                        verbose_name="partie",
+                    ),
+                ),
+                (
+                    "pair",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rating_changes",
+                        to="pairs.pair",
+                        verbose_name="pareja",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'évolution du classement d’une pareja',
-                'verbose_name_plural': 'évolutions du classement des parejas',
-                'ordering': ['at', 'game_id'],
-                'indexes': [models.Index(fields=['pair', 'at'], name='pairratingchange_pair_at_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'pair'), name='pairratingchange_once')],
+                "verbose_name": "évolution du classement d’une pareja",
+                "verbose_name_plural": "évolutions du classement des parejas",
+                "ordering": ["at", "game_id"],
+                "indexes": [
+                    models.Index(fields=["pair", "at"], name="pairratingchange_pair_at_idx")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("game", "pair"), name="pairratingchange_once")
+                ],
             },
         ),
     ]

@@ -43,9 +43,7 @@ def test_proposing_to_oneself_is_refused(ane):
 
 def test_proposing_to_a_robot_is_refused(ane, make_user):
     make_user("Txomin", is_robot=True)
-    refused(
-        lambda: services.pair_propose(user=ane, partner_name="Txomin", name="Metal"), "robots"
-    )
+    refused(lambda: services.pair_propose(user=ane, partner_name="Txomin", name="Metal"), "robots")
 
 
 def test_proposing_to_a_banned_player_is_refused(ane, bixente, make_user):
