@@ -61,9 +61,9 @@ def pairs_at(parties) -> dict[int, dict[int, int]]:
     two members sat as partners in a partie that began while the pair was formed (accepted
     before the game's `created`, not ended before it). One query, whatever the parties."""
     teams = {game.pk: _teams(seats) for game, seats in parties}
-    people = {pk for by_team in teams.values() for ids in by_team.values() for pk in ids}
-    if not people:
-        return {}
+    # Always the one query, even for no parties (an id no user has stands for nobody): a
+    # correction's replay costs the same queries whatever comes after it (docs/records.md).
+    people = {pk for by_team in teams.values() for ids in by_team.values() for pk in ids} or {0}
     formed: dict[frozenset, list[tuple]] = {}
     for pk, a, b, start, end in Pair.objects.filter(
         accepted_at__isnull=False, proposer_id__in=people, partner_id__in=people

@@ -240,7 +240,7 @@ def test_the_pair_page_shows_its_members_and_lets_a_member_dissolve(login, ane, 
     assert "Pareja « Los Txapelas »" in page and "bixente" in page
     assert "Dissoudre" not in page
     client = login(bixente)
-    assert "Dissoudre la pareja" in client.get(pair.get_absolute_url()).content.decode()
+    assert "Oui, dissoudre la pareja" in client.get(pair.get_absolute_url()).content.decode()
     answer = client.post(reverse("pairs:dissolve", args=[pair.pk]), follow=True)
     assert "est dissoute" in answer.content.decode()
     page = client.get(pair.get_absolute_url()).content.decode()

@@ -6,6 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
+from games.display import fragments
 from games.models import Game, Seat, Table
 from games.services import revanche, salle
 from pairs import selectors, services
@@ -115,6 +116,22 @@ def test_the_salle_offers_the_pair_forms_only_to_a_player_with_a_pair(login, ane
     assert "Jouer maintenant à deux" in mine and "Ouvrir la table avec ma pareja" in mine
     assert "Avec votre pareja « Los Txapelas » (bixente)" in mine
     assert "Jouer maintenant à deux" not in login(camille).get(reverse("games:salle")).content.decode()
+
+
+def test_the_seated_pairs_cost_one_query_whatever_the_tables(
+    cast, make_user, django_assert_num_queries
+):
+    ane, bixente, camille, dani = cast
+    pair = form_pair(ane, bixente)
+    services.table_create_with_pair(user=ane, pair_id=pair.pk, kings=4)
+    for n in range(4):
+        first, second = make_user(f"a{n}"), make_user(f"b{n}")
+        other = form_pair(first, second, f"Pareja {n}")
+        services.table_create_with_pair(user=first, pair_id=other.pk, kings=4)
+    # the salle's four, the friends, the seated parejas (camille is not seated: her parejas)
+    with django_assert_num_queries(7):
+        html, _page = fragments.salle_fragment(camille)
+    assert html.count('class="pair-badge"') == 5
 
 
 def test_the_table_form_with_ones_pareja_through_the_view(login, ane, bixente):

@@ -39,7 +39,9 @@ def test_the_names_reputations_cost_one_query_whatever_the_tables(
     for n in range(6):
         host = make_user(f"hote{n}")
         salle.table_create(user=host, kings=4)
-    with django_assert_num_queries(6):  # the salle's four, the friends, the names' reputations
+    # the salle's four, the friends, the names' reputations, the player's parejas (« avec ma
+    # pareja »: the player is not seated)
+    with django_assert_num_queries(7):
         html, _page = fragments.salle_fragment(ane, reputations=reputations)
     assert html.count('class="reputation"') == 6
 

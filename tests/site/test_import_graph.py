@@ -48,3 +48,18 @@ def test_the_words_are_a_leaf_every_layer_may_use():
     words = {t for t in graph["games.vocabulary"] if not t.startswith("games.engine")}
     assert words - allowed == set()
     assert graph["musweb.translations"] == set()
+
+
+def test_the_parejas_sit_between_games_and_records():
+    """pairs builds on games (the salle reads it through games.display.fragments.register_pairs)
+    and records on pairs (the pairs' ratings): games never imports pairs, pairs never imports
+    records or moderation."""
+    script = load_script()
+    graph = script.import_graph()
+    assert "pairs.services" in graph and "records.services" in graph
+    for module, targets in graph.items():
+        if module.split(".")[0] == "games":
+            assert not {t for t in targets if t.startswith("pairs")}, module
+        if module.split(".")[0] == "pairs":
+            above = {t for t in targets if t.split(".")[0] in ("records", "moderation")}
+            assert not above, (module, above)
