@@ -27,7 +27,7 @@ install: $(STAMP)
 services:
 	@bash scripts/ensure-services
 
-# HAProxy in front of the web processes (musweb/serve.py), from Debian if missing.
+# HAProxy in front of the web processes (deploy/serve.py), from Debian if missing.
 proxy:
 	@bash scripts/ensure-haproxy
 

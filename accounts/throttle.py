@@ -14,7 +14,7 @@ aim at.
   for one e-mail address, no more mail is sent, with the same answer.
 
 Every check runs before the password is hashed, so a refused try costs no CPU. The counters are
-musweb.ratelimit's (Redis), shared by every web process.
+core.ratelimit's (Redis), shared by every web process.
 """
 
 import logging
@@ -24,8 +24,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from musweb import ratelimit
-from musweb.client_ip import client_ip
+from core import ratelimit
+from core.client_ip import client_ip
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,10 @@
 
 Plays DECISIONS random legal decisions at TABLES tables (dealt as the site deals them), each
 through games.decisions.decide in a thread's hop as a socket's decision runs it
-(games.threads: database_sync_to_async, the site's language), and prints the thread CPU time per
-decision: the whole decide, and its apply (lock, engine, writes, commit) apart. No web server,
-no Redis, no worker: the broadcasts and the queued tasks after commit are dropped, so only the
-work of the decision's own thread is timed. Steadier than bench.cpu on a shared machine.
+(games.live.threads: database_sync_to_async, the site's language), and prints the thread CPU
+time per decision: the whole decide, and its apply (lock, engine, writes, commit) apart. No web
+server, no Redis, no worker: the broadcasts and the queued tasks after commit are dropped, so only
+the work of the decision's own thread is timed. Steadier than bench.cpu on a shared machine.
 
 DATABASE_URL names the database to use (migrated here; its bench users and tables are kept)."""
 
@@ -76,7 +76,7 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
     from games.display import game_cache
     from games.engine import SeededShuffler, to_act
     from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
-    from games.threads import hop
+    from games.live.threads import hop
 
     def timed(call, **kwargs):
         start = time.thread_time()

@@ -94,8 +94,8 @@ def install() -> None:
     from django.db.backends.utils import CursorWrapper
     from django.template.backends.django import Template
 
+    from core.channel_layer import ChannelLayer
     from games.display import fragments, shared_regions
-    from musweb.channel_layer import ChannelLayer
 
     CursorWrapper.execute = _timed_sync("queries", CursorWrapper.execute)
     CursorWrapper.executemany = _timed_sync("queries", CursorWrapper.executemany)

@@ -326,7 +326,7 @@ def sockets_by_process(pgid: int) -> list[int]:
         found = re.findall(r'\("([^"]+)",pid=(\d+)', line)
         return [int(pid) for name, pid in found if name == "daphne" and int(pid) in pids]
 
-    # the daphnes' listening ports (musweb.serve holds those sockets too, hence the pid filter)
+    # the daphnes' listening ports (deploy.serve holds those sockets too, hence the pid filter)
     ports = {line.split()[3].rsplit(":", 1)[1] for line in ss("-l") if daphne_pids(line)}
     counts: dict[int, int] = {}
     for line in ss("state", "established"):
@@ -489,7 +489,7 @@ def _interrupt(*_):
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--quick", action="store_true", default=os.environ.get("QUICK") == "1")
-    # serve: `make run`'s several daphnes on one port (musweb.serve, WEB_PROCESSES of them);
+    # serve: `make run`'s several daphnes on one port (deploy.serve, WEB_PROCESSES of them);
     # daphne: one process; uvicorn: one process, for comparison.
     parser.add_argument("--servers", nargs="+", default=["serve", "daphne", "uvicorn"])
     parser.add_argument("--no-faults", action="store_true")

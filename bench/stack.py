@@ -182,13 +182,13 @@ class Stack:
 
     def start_web(self, name: str, server: str, port: int, *, root: Path = ROOT) -> None:
         app = "musweb.asgi:application"
-        # Sockets are refused unless their page's origin is one of the site's (musweb.origins).
+        # Sockets are refused unless their page's origin is one of the site's (core.origins).
         origins = {o for o in self.env.get("SITE_ORIGINS", "").split(",") if o}
         self.env["SITE_ORIGINS"] = ",".join(sorted(origins | {f"http://127.0.0.1:{port}"}))
         if server in ("serve", "serve-shared"):
             # `make run`'s: WEB_PROCESSES daphnes behind HAProxy, a table's sockets on one of them
-            # (musweb.serve); serve-shared: the same daphnes on one shared socket, no proxy
-            command = [str(VENV_BIN / "python"), "-m", "musweb.serve", "--port", str(port)]
+            # (deploy.serve); serve-shared: the same daphnes on one shared socket, no proxy
+            command = [str(VENV_BIN / "python"), "-m", "deploy.serve", "--port", str(port)]
             if server == "serve-shared":
                 command += ["--proxy", "none"]
         elif server == "daphne":

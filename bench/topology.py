@@ -1,6 +1,6 @@
 """`python -m bench.topology` (`make bench-topology`): past one machine, on loopback.
 
-Two "machines", each on its own port: `musweb.serve` (--processes daphnes) and one Celery
+Two "machines", each on its own port: `deploy.serve` (--processes daphnes) and one Celery
 worker; one Celery beat (on B: exactly one in the whole site). Both share the bench's
 PostgreSQL database and a channel layer sharded over TWO Redis servers (CHANNELS_REDIS_URLS;
 the first is also the Celery broker). One HAProxy in front (installed from Debian if missing)
@@ -36,7 +36,7 @@ from bench.faults import db_games, dbtool
 from bench.players import Player, Stats, percentiles
 from bench.run import Bench, log
 from bench.stack import VENV_BIN, Stack, free_port, wait_port
-from musweb.serve import TABLE_ID_RULES, haproxy_binary
+from deploy.serve import TABLE_ID_RULES, haproxy_binary
 
 HAPROXY_CONFIG = """global
     maxconn 8000
@@ -56,7 +56,7 @@ frontend site
     option forwardfor
 {table_id}    default_backend machines
 backend machines
-    # a table's page, POSTs and sockets on one machine, as musweb.serve keeps them on one
+    # a table's page, POSTs and sockets on one machine, as deploy.serve keeps them on one
     # daphne; consistent: a machine down moves its own tables only, to the machines left
     balance hash var(txn.table)
     hash-type consistent
@@ -103,7 +103,7 @@ def start_topology(stack: Stack, processes: int) -> dict:
     stack.prepare_database()
     celery = str(VENV_BIN / "celery")
     for machine in ("a", "b"):
-        serve = [str(VENV_BIN / "python"), "-m", "musweb.serve", "--port", str(ports[machine])]
+        serve = [str(VENV_BIN / "python"), "-m", "deploy.serve", "--port", str(ports[machine])]
         stack.start(f"web-{machine}", [*serve, "--processes", str(processes)], ports[machine])
         worker = [celery, "-A", "musweb", "worker", "--loglevel=WARNING", "--concurrency=1"]
         stack.start(f"worker-{machine}", [*worker, "-n", f"{machine}@%h"])

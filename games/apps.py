@@ -7,4 +7,4 @@ class GamesConfig(AppConfig):
     verbose_name = _("Parties")
 
     def ready(self):
-        from games import sessions_watch  # noqa: F401 (connects its signal receivers)
+        from games.live import sessions_watch  # noqa: F401 (connects its signal receivers)

@@ -5,8 +5,8 @@ a payload.
 Groups and events (consumers name their handlers after the event type, dots as underscores):
 - ``salle``: "salle.changed" {started_table_id}.
 - ``game-<game_id>-processes`` (the web processes with a socket of the game, not each socket:
-  games.push_fanout): "game.changed" {game_id, version}; "game.listening" {game_id, by} -- a
-  process's first socket of the game opened (sent by games.push_fanout itself).
+  games.live.push_fanout): "game.changed" {game_id, version}; "game.listening" {game_id, by} -- a
+  process's first socket of the game opened (sent by games.live.push_fanout itself).
 - ``game-<game_id>`` (each table socket of the game): "game.ended" {game_id, status, reason};
   "game.presence" {game_id} -- a seat went away or came back (the version did not change);
   "game.revanche" {game_id, table_id} -- the revanche offered after it changed (table_id: the
@@ -51,21 +51,21 @@ def salle_changed(*, started_table_id: int | None = None) -> None:
 
 def game_changed(game_id: int, version: int) -> None:
     """Game `game_id` is now at `version`: each player's socket renders its own view. One
-    message per web process holding a socket of the game (games.push_fanout), unless the
+    message per web process holding a socket of the game (games.live.push_fanout), unless the
     only such process is this one and it pushes the version itself (`LocalListeners.unheard`)."""
     event = {"type": "game.changed", "game_id": game_id, "version": version}
     transaction.on_commit(lambda: _send_game_changed(game_id, version, event))
 
 
 class LocalListeners(Protocol):
-    """This process's own listener of game changes (games.push_fanout's fan-out)."""
+    """This process's own listener of game changes (games.live.push_fanout's fan-out)."""
 
     def unheard(self, game_id: int, version: int) -> bool: ...
 
     def published(self, game_id: int, receivers: int) -> None: ...
 
 
-#: Registered by games.push_fanout when it loads (it imports this module, not the reverse);
+#: Registered by games.live.push_fanout when it loads (it imports this module, not the reverse);
 #: none in a process without sockets (a worker): every change is sent.
 _local_listeners: LocalListeners | None = None
 
@@ -126,7 +126,7 @@ def _send(group: str, event: dict) -> int | None:
     if layer is None:
         return None
     try:
-        return layer.group_send_blocking(group, event)  # musweb.channel_layer
+        return layer.group_send_blocking(group, event)  # core.channel_layer
     except Exception:
         log.warning("channel layer: %s to %s not sent", event.get("type"), group, exc_info=True)
         return None

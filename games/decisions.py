@@ -1,6 +1,6 @@
 """One decision at the table, however it came: the table page's form POSTed over HTTP
 (games.views.act) or the same form's fields sent up the player's open table socket
-(games.consumers.TableConsumer). Both parse, apply and answer here, so the guards are the
+(games.live.consumers.TableConsumer). Both parse, apply and answer here, so the guards are the
 same: the version check, the engine's legality, the French refusals, never a 500.
 
 The answer is the actor's own regions (out of band) and the version they show, with the status
@@ -65,7 +65,7 @@ def decide(
     """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
     regions as they are with the French message in the decision panel. An applied decision is
     also rendered for `peers` (the users of the game's other sockets in this web process), in
-    the same hop: their pushes need no hop of their own (games.push_fanout)."""
+    the same hop: their pushes need no hop of their own (games.live.push_fanout)."""
     try:
         game = apply(user=user, table_id=table_id, data=data, committed=committed)
     except Refused as error:

@@ -287,7 +287,7 @@ class GameSeat(models.Model):
 
 class WebProcess(models.Model):
     """A running web (ASGI) process holding table sockets. It says it is alive every
-    HEARTBEAT_FLUSH_SECONDS (games.heartbeats); one silent past WEB_PROCESS_LIMIT_SECONDS was
+    HEARTBEAT_FLUSH_SECONDS (games.live.heartbeats); one silent past WEB_PROCESS_LIMIT_SECONDS was
     killed, crashed or restarted, and the sweep drops its sockets at once instead of waiting
     for each one's heartbeats to lapse."""
 

@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from core.client_ip import client_ip
+from core.permissions import can_moderate
 from games import decisions, forms, selectors
 from games.display import fairness_view, fragments, record
 from games.display.fragments import salle_context
@@ -21,8 +23,6 @@ from games.models import Game
 from games.services import invitations, quickplay, revanche, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
-from moderation.admin import can_moderate
-from musweb.client_ip import client_ip
 
 
 @login_not_required

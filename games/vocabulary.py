@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core import translations
+from core.translations import gettext, ngettext
 from games.engine import ActionType, Lance, Outcome, Phase, Word
-from musweb import translations
-from musweb.translations import gettext, ngettext
 
 RANK_NAMES: dict[int, str] = {
     1: _("As"),
@@ -167,7 +167,7 @@ def in_language(word: Promise) -> str:
 def one_language() -> Iterator[None]:
     """Within this block, which must not switch languages (one synchronous build of a view),
     `in_language` looks the active language up once: the look-up costs as much as the rest.
-    The language and gettext's catalog are pinned by musweb.translations."""
+    The language and gettext's catalog are pinned by core.translations."""
     outer = getattr(_pinned, "words", None)
     with translations.one_language():
         _pinned.words = _words(translations.language())

@@ -9,14 +9,9 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
+from core.permissions import can_moderate
 from moderation.models import StaffAction
 from moderation.services import REASON_MAX, ModerationError
-
-MODERATE = "moderation.can_moderate"
-
-
-def can_moderate(user) -> bool:
-    return user.is_active and user.is_staff and user.has_perm(MODERATE)
 
 
 class ModeratorMixin:

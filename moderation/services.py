@@ -55,7 +55,7 @@ def user_ban(*, user, by, reason: str) -> StaffAction:
         # stays dead after an unban (accounts.models.User.session_epoch).
         user.session_epoch += 1
         # Registered before the save: the user's sockets get this message, with the reason,
-        # before the "sessions changed" that the save itself sends (games.sessions_watch).
+        # before the "sessions changed" that the save itself sends (games.live.sessions_watch).
         kicked = _("Votre compte a été suspendu : %(reason)s") % {"reason": reason}
         broadcast.user_kicked(user.pk, kicked)
         user.save(update_fields=["is_active", "banned_at", "ban_reason", "session_epoch"])

@@ -1,5 +1,5 @@
 """ASGI entry point: HTTP goes to Django, WebSockets through the exact origin check
-(musweb.origins), auth, then routing."""
+(core.origins), auth, then routing."""
 
 import gc
 import os
@@ -13,8 +13,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
-from musweb.origins import SiteOriginValidator  # noqa: E402
+from core.origins import SiteOriginValidator  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 GC_YOUNG_THRESHOLD = 20_000
 

@@ -71,12 +71,12 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 # The origins (scheme://host[:port]) the site's pages are served from: a WebSocket opened by a
 # page of any other origin, even another port or scheme of the same host, is refused
-# (musweb.origins; CSRF_TRUSTED_ORIGINS count too). testserver: Django's test client.
+# (core.origins; CSRF_TRUSTED_ORIGINS count too). testserver: Django's test client.
 SITE_ORIGINS = env_list(
     "SITE_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000,http://testserver"
 )
 # Open sockets per user and kind (salle, table), counted across web processes: past it the
-# oldest closes, saying the page was opened elsewhere (games.sockets).
+# oldest closes, saying the page was opened elsewhere (games.live.sockets).
 SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "8"))
 
 INSTALLED_APPS = [
@@ -101,7 +101,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Below WhiteNoise: static files keep their own (long) caching and need no policy.
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
-    "musweb.headers.PrivatePageHeaders",
+    "core.headers.PrivatePageHeaders",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -152,19 +152,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 # The channel layer's Redis servers (comma separated, the same list in the same order in every
-# web process and worker): groups and sockets are sharded over them (musweb.channel_layer).
+# web process and worker): groups and sockets are sharded over them (core.channel_layer).
 CHANNELS_REDIS_URLS = [
     url.strip()
     for url in os.environ.get("CHANNELS_REDIS_URLS", REDIS_URL).split(",")
     if url.strip()
 ]
-# musweb.ratelimit's counters (shared by every web process); tests use their own prefix.
+# core.ratelimit's counters (shared by every web process); tests use their own prefix.
 RATELIMIT_PREFIX = os.environ.get("RATELIMIT_PREFIX", "ratelimit")
 
 CHANNEL_LAYERS = {
     "default": {
-        # Redis pub/sub (musweb.channel_layer: why, and what it gives up).
-        "BACKEND": "musweb.channel_layer.ChannelLayer",
+        # Redis pub/sub (core.channel_layer: why, and what it gives up).
+        "BACKEND": "core.channel_layer.ChannelLayer",
         "CONFIG": {
             "hosts": [{"address": url} for url in CHANNELS_REDIS_URLS],
             "prefix": os.environ.get("CHANNELS_PREFIX", "asgi"),
@@ -211,7 +211,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Log-in and sign-up throttling (accounts.throttle) count per client IP: the reverse proxies
 # in front of the site (IPs or networks, comma separated) whose X-Forwarded-For is believed
-# (musweb.client_ip). The web process listens on loopback only (Procfile), so its proxy is on
+# (core.client_ip). The web process listens on loopback only (Procfile), so its proxy is on
 # this machine; without this every visitor would share the proxy's address. A peer that is not
 # a trusted proxy is the client, whatever header it sends.
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
@@ -246,7 +246,7 @@ SECURE = env_bool("SECURE", False)
 if SECURE:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
-    # The proxy's health check of each web process is plain HTTP on loopback (musweb.serve).
+    # The proxy's health check of each web process is plain HTTP on loopback (deploy.serve).
     SECURE_REDIRECT_EXEMPT = [r"^sante/$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -318,7 +318,7 @@ SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "5"))
 HEARTBEAT_FLUSH_SECONDS = float(os.environ.get("HEARTBEAT_FLUSH_SECONDS", "1"))
 # Each web process reads, in one query every PUSH_HEALING_SECONDS, the version of the games its
 # table sockets show, and re-renders those behind by a version older than
-# PUSH_HEALING_GRACE_SECONDS (younger, its push may still be on its way: games.push_healing).
+# PUSH_HEALING_GRACE_SECONDS (younger, its push may still be on its way: games.live.push_healing).
 PUSH_HEALING_SECONDS = float(os.environ.get("PUSH_HEALING_SECONDS", "1"))
 PUSH_HEALING_GRACE_SECONDS = float(os.environ.get("PUSH_HEALING_GRACE_SECONDS", "0.3"))
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
@@ -364,9 +364,7 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "suspicious_without_traceback": {
-            "()": "musweb.log_filters.SuspiciousRequestWithoutTraceback"
-        }
+        "suspicious_without_traceback": {"()": "core.log_filters.SuspiciousRequestWithoutTraceback"}
     },
     "handlers": {
         "console": {

@@ -23,7 +23,7 @@ class FaviconRedirect(RedirectView):
 
 @login_not_required
 def health(request):
-    """The proxy's health check of a web process (musweb.serve): it answers, nothing more (no
+    """The proxy's health check of a web process (deploy.serve): it answers, nothing more (no
     database: a slow query must not take every process out of the proxy at once)."""
     return HttpResponse("ok", content_type="text/plain")
 

@@ -13,10 +13,10 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import ratelimit
 from games.models import Seat, Table
 from games.services import locks, salle
 from games.services.errors import SalleError
-from musweb import ratelimit
 from pairs import names
 from pairs.errors import PairError
 from pairs.models import NAME_HOLDING, Pair

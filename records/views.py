@@ -7,9 +7,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from core.permissions import can_moderate
 from games import selectors as game_selectors
 from games.models import Game
-from moderation.admin import can_moderate
 from records import chart, selectors
 from records.partie import partie_view
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "pairs", "records", "moderation", "accounts", "musweb")
+PACKAGES = ("games", "pairs", "records", "moderation", "accounts", "musweb", "core", "deploy")
 
 
 def module_name(path: Path) -> str:

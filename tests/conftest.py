@@ -23,7 +23,7 @@ CHANNELS_PREFIX = f"test-{os.getpid()}"
 # Likewise one Celery queue per run: what the sockets schedule never reaches a `make run` worker,
 # and the test workers (tests/presence/conftest.py) consume only this run's tasks.
 CELERY_QUEUE = f"barajamos-test-{os.getpid()}"
-# And its own rate-limit counters (musweb.ratelimit), emptied before every test.
+# And its own rate-limit counters (core.ratelimit), emptied before every test.
 RATELIMIT_PREFIX = f"ratelimit-test-{os.getpid()}"
 
 
@@ -99,9 +99,9 @@ def fresh_channel_layer():
 def fresh_heartbeats():
     """No table socket of an earlier test is watched, and no flushing (lost-push checking,
     push fan-out) loop of its event loop is kept."""
-    from games.heartbeats import HEARTBEATS
-    from games.push_fanout import FANOUT
-    from games.push_healing import SHOWN
+    from games.live.heartbeats import HEARTBEATS
+    from games.live.push_fanout import FANOUT
+    from games.live.push_healing import SHOWN
 
     HEARTBEATS.reset()
     SHOWN.reset()
@@ -115,7 +115,7 @@ def fresh_heartbeats():
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """No test inherits another's rate-limit counters."""
-    from musweb import ratelimit
+    from core import ratelimit
 
     ratelimit.forget_all()
     yield

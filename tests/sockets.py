@@ -56,9 +56,9 @@ async def close_left_open(timeout: float = 5.0) -> None:
 
     Otherwise the loop closed under live consumers: none ran its disconnect (presence rows,
     groups), and renders or writes still in flight ran on in threads that outlived the loop."""
-    from games.heartbeats import HEARTBEATS
-    from games.push_fanout import FANOUT
-    from games.push_healing import SHOWN
+    from games.live.heartbeats import HEARTBEATS
+    from games.live.push_fanout import FANOUT
+    from games.live.push_healing import SHOWN
 
     sockets, OPENED[:] = list(OPENED), []
     for communicator in sockets:

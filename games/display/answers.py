@@ -8,9 +8,9 @@ vote counted. A forged POST is still decided by the engine.
 
 from __future__ import annotations
 
+from core.translations import gettext as _
 from games import vocabulary
 from games.engine import LegalAction, Observation, Word, team_of
-from musweb.translations import gettext as _
 
 VOTE_TYPES = frozenset({"hold", "refuse", "raise", "ordago"})
 #: The engine's order of the votes (games.engine.betting.team_answer).

@@ -11,8 +11,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, forms, selectors, sockets
+from games import engine, forms, selectors
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
+from games.live import sockets
 from games.models import Game, Table
 
 
@@ -378,7 +379,7 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
 
 def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:
     """`table_push` for several players of one game at once, {user id: push}: the game is
-    read (or taken from the cache) once for all (games.push_fanout)."""
+    read (or taken from the cache) once for all (games.live.push_fanout)."""
     return {user.pk: table_push(game_id, user, min_version=min_version) for user in users}
 
 

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 from django.utils.translation import get_language, gettext_lazy
 
+from core import jinja
+from core.translations import gettext as _
 from games import vocabulary
 from games.engine import (
     TARGET,
@@ -28,8 +30,6 @@ from games.engine import (
     total_of,
 )
 from games.engine.types import HandRecord, LanceRecord
-from musweb import jinja
-from musweb.translations import gettext as _
 
 View = dict[str, object]
 

@@ -30,9 +30,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from core import translations
 from games.display import table_view
 from games.display.table_view import REGIONS, View
-from musweb import translations
 
 
 def _flash(context: View) -> View:

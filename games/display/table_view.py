@@ -33,13 +33,13 @@ from django.template.context_processors import csrf
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy, pgettext
 
+from core import jinja, translations
+from core.translations import gettext as _
 from games import vocabulary
 from games.display import answers
 from games.display.score_screen import hand_summary, past_hands
 from games.engine import TARGET, ActionType, Kings, Lance, LegalAction, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
-from musweb import jinja, translations
-from musweb.translations import gettext as _
 
 REGIONS: tuple[str, ...] = (
     "flash",

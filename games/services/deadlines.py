@@ -18,10 +18,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core import ratelimit
 from games import broadcast, vocabulary
 from games.models import Game, GameSeat
 from games.services import locks, play
-from musweb import ratelimit
 
 log = logging.getLogger(__name__)
 

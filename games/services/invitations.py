@@ -14,11 +14,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core import ratelimit
 from games import broadcast
 from games.models import SEAT_COUNT, Table
 from games.services import locks
 from games.services.errors import SalleError
-from musweb import ratelimit
 
 #: Per client address, invitation pages opened and seats taken from a link: far above what
 #: friends need, far below what guessing would.

@@ -5,7 +5,7 @@ A (re)connection from any tab or device bumps the seat's `presence_epoch` and cl
 deadline. When the last socket goes (closed, silent past HEARTBEAT_LIMIT_SECONDS, or held by a
 dead web process), the seat is away and games.services.deadlines takes over.
 
-A process writes its sockets' heartbeats and its own "alive" once a second (games.heartbeats,
+A process writes its sockets' heartbeats and its own "alive" once a second (games.live.heartbeats,
 `server_alive`); when it dies without closing its sockets (killed, crashed, restarted), the
 sweep finds it silent past WEB_PROCESS_LIMIT_SECONDS and drops its rows at once. The absence
 of a seat left without a socket that way starts when its process was last known alive, so the

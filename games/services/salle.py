@@ -15,12 +15,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import ratelimit
 from games import broadcast, engine, selectors
 from games.engine.fairness import FairnessError, check_client_seed
 from games.models import SEAT_COUNT, Seat, Table
 from games.services import invitations, locks, play
 from games.services.errors import SalleError
-from musweb import ratelimit
 
 #: Per player, every salle write (open, sit, move, leave, start): far above what a person
 #: clicks, and each costs a transaction plus a render for every open salle.
@@ -219,7 +219,7 @@ def table_start(*, user, table_id: int, decks=None, first_mano: int | None = Non
 def tables_seen_by(user_ids, *, now=None) -> int:
     """These users have the salle open: the open tables where they sit are being looked at.
     One UPDATE whatever their number (SalleConsumer on connect and disconnect; their
-    heartbeats, written once a second by games.heartbeats)."""
+    heartbeats, written once a second by games.live.heartbeats)."""
     now = now or timezone.now()
     seated = Seat.objects.filter(user_id__in=list(user_ids), active=True).values("table_id")
     return Table.objects.filter(pk__in=seated, status=Table.Status.OPEN).update(last_seen=now)

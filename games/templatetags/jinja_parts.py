@@ -6,8 +6,8 @@ where another page draws a card."""
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from core import jinja
 from games.display import table_view
-from musweb import jinja
 
 register = template.Library()
 

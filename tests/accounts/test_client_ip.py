@@ -1,8 +1,8 @@
-"""musweb.client_ip: X-Forwarded-For believed only as far as our own proxies wrote it."""
+"""core.client_ip: X-Forwarded-For believed only as far as our own proxies wrote it."""
 
 import pytest
 
-from musweb.client_ip import client_ip_from
+from core.client_ip import client_ip_from
 
 PROXY = "10.0.0.2"
 

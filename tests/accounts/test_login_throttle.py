@@ -7,7 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts import throttle
-from musweb import ratelimit
+from core import ratelimit
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -48,7 +48,9 @@ def test_two_players_form_a_pair_and_sit_together(transactional_db, cast, page_f
     expect(first.locator("#salle")).to_have_attribute("data-pushed", "1")
     shot(first, "salle-avec-pareja")
     first.get_by_role("button", name="À deux · Mus · 4 rois").click()
-    expect(first.locator("#salle .my-seat")).to_contain_text("Vous jouez en pareja : « Los Txapelas »")
+    expect(first.locator("#salle .my-seat")).to_contain_text(
+        "Vous jouez en pareja : « Los Txapelas »"
+    )
     # The partner was not asked again: their salle shows them seated, pushed.
     expect(second.locator("#salle .my-seat")).to_contain_text(
         re.compile(r"place 3 .*Vous jouez en pareja : « Los Txapelas »")
@@ -58,7 +60,7 @@ def test_two_players_form_a_pair_and_sit_together(transactional_db, cast, page_f
     seats = {s.number: s.user.username for s in Seat.objects.select_related("user")}
     assert seats == {0: "ane", 2: "bixente"}
 
-    second.goto(f"/parejas/los-txapelas/")
+    second.goto("/parejas/los-txapelas/")
     expect(second.locator("h1")).to_have_text("Pareja « Los Txapelas »")
     shot(second, "pareja")
     second.goto("/classement/parejas/")

@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from games import consumers
 from games.broadcast import SALLE_GROUP
 from games.display import fragments
+from games.live import consumers
 from games.models import Seat, Table
 from games.selectors import SALLE_PAGE_SIZE
 from games.services import errors, salle

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import sockets
+from games.live import sockets
 from games.models import Revanche, Table
 from games.services import revanche, salle
 from tests import processes

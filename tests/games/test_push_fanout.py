@@ -1,4 +1,4 @@
-"""games.push_fanout: a decision reaches each web process once, whatever the number of its
+"""games.live.push_fanout: a decision reaches each web process once, whatever the number of its
 sockets of the game, and its pushes there render in one hop into sync code: the decision's own
 hop, when it was decided up a socket of this process."""
 
@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import push_fanout, threads
 from games.broadcast import game_processes_group
-from games.push_fanout import FANOUT
+from games.live import push_fanout, threads
+from games.live.push_fanout import FANOUT
 from games.services import play
 from tests.games.test_socket_decisions import decide, opened
 from tests.sockets import receive_version
@@ -55,8 +55,8 @@ def count_hops(monkeypatch) -> list[str]:
         hops.append(function.__name__)
         return original(function)
 
-    monkeypatch.setattr("games.consumers.in_thread", counted)
-    monkeypatch.setattr("games.threads.in_thread", counted)
+    monkeypatch.setattr("games.live.consumers.in_thread", counted)
+    monkeypatch.setattr("games.live.threads.in_thread", counted)
     return hops
 
 
@@ -179,7 +179,7 @@ async def test_another_process_listening_gets_every_decision_once_it_is_counted(
 ):
     """Another process subscribes to the game and its word that it listens is lost: within
     ALONE_SECONDS of the last PUBLISH it is not sent the decisions (its sockets are healed,
-    games.push_healing); the next PUBLISH counts it, and from then on every decision reaches
+    games.live.push_healing); the next PUBLISH counts it, and from then on every decision reaches
     it."""
     sent = count_broadcasts(monkeypatch)
     sockets = [await opened(user, started_game) for user in cast]

@@ -1,6 +1,6 @@
 """A lost push heals: with a real daphne, a table socket whose process missed the "game.changed"
 of a decision (the event dropped before Redis, so the message never reaches it) is pushed the
-new version by its web process's once-a-second check (games.push_healing), at the first check
+new version by its web process's once-a-second check (games.live.push_healing), at the first check
 that finds the version older than the grace; a version younger than the grace, or still being
 pushed, is left to its push; the check is one query whatever the number of games."""
 
@@ -15,9 +15,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games import broadcast, selectors
+from games.live.push_fanout import ProcessFanout
+from games.live.push_healing import ShownVersions
 from games.models import Game
-from games.push_fanout import ProcessFanout
-from games.push_healing import ShownVersions
 from games.services import play
 from tests import processes
 

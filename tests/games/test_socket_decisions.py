@@ -154,7 +154,7 @@ async def test_the_post_still_works_without_javascript(started_game, ane):
 
 
 async def test_the_three_pushes_of_a_decision_render_in_one_call(started_game, cast, monkeypatch):
-    """games.push_fanout: one message reaches this process, and the three other sockets of the
+    """games.live.push_fanout: one message reaches this process, and the three other sockets of the
     game are rendered together (the game taken from the cache the decision filled); the
     actor's socket, answered by its decision, renders nothing more."""
     from games.display import fragments

@@ -11,9 +11,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.urls import reverse
 
-from games import broadcast, consumers, sockets
+from games import broadcast
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
+from games.live import consumers, sockets
 from games.models import SeatConnection
 from musweb.asgi import application
 from tests.conftest import PASSWORD

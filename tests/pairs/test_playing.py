@@ -115,7 +115,9 @@ def test_the_salle_offers_the_pair_forms_only_to_a_player_with_a_pair(login, ane
     mine = login(ane).get(reverse("games:salle")).content.decode()
     assert "Jouer maintenant à deux" in mine and "Ouvrir la table avec ma pareja" in mine
     assert "Avec votre pareja « Los Txapelas » (bixente)" in mine
-    assert "Jouer maintenant à deux" not in login(camille).get(reverse("games:salle")).content.decode()
+    assert (
+        "Jouer maintenant à deux" not in login(camille).get(reverse("games:salle")).content.decode()
+    )
 
 
 def test_the_seated_pairs_cost_one_query_whatever_the_tables(

@@ -7,8 +7,8 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import heartbeats
 from games.display import fragments
+from games.live import heartbeats
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table, WebProcess
 from games.services import deadlines, presence, salle, sweep
 

@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the table's regions (musweb/jinja.py) writes what Django's engine
+"""The Jinja2 environment of the table's regions (core/jinja.py) writes what Django's engine
 writes for the same template: its escaping, its translations (with and without variables, "%"
 included), its dict lookups and missing names. Each case is rendered by both engines."""
 
@@ -10,9 +10,9 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import trans_real
 
-from musweb import translations
-from musweb.jinja import ENV
-from musweb.translations import one_language
+from core import translations
+from core.jinja import ENV
+from core.translations import one_language
 
 VALUES = {
     "text": 'Personne n\'a "encore" <misé> & rien',

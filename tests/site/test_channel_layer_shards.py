@@ -1,5 +1,5 @@
 """The channel layer over several Redis servers: CHANNELS_REDIS_URLS names them, and every
-message reaches the process it is for, whichever shard its name hashes to (musweb.channel_layer)."""
+message reaches the process it is for, whichever shard its name hashes to (core.channel_layer)."""
 
 import asyncio
 import json
@@ -12,7 +12,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from musweb.channel_layer import ChannelLayer
+from core.channel_layer import ChannelLayer
 from tests.conftest import CHANNELS_PREFIX
 from tests.processes import redis_running
 

@@ -81,7 +81,7 @@ def test_the_500_page_renders_with_no_request_and_no_database():
 @pytest.fixture
 def site_log():
     """What the site's own console handler (settings.LOGGING) writes, during the test."""
-    from musweb.log_filters import SuspiciousRequestWithoutTraceback
+    from core.log_filters import SuspiciousRequestWithoutTraceback
 
     handler = next(
         handler

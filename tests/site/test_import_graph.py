@@ -29,7 +29,7 @@ def test_nothing_imports_the_tasks():
 def test_the_services_import_nothing_of_the_sockets_or_views():
     script = load_script()
     graph = script.import_graph()
-    upper = {"games.consumers", "games.views", "games.heartbeats"}
+    upper = {"games.live.consumers", "games.views", "games.live.heartbeats"}
     for module, targets in graph.items():
         if module.startswith("games.services"):
             assert not targets & upper, (module, targets & upper)
@@ -39,15 +39,15 @@ def test_the_services_import_nothing_of_the_sockets_or_views():
 
 def test_the_words_are_a_leaf_every_layer_may_use():
     """games.vocabulary (the French words) imports nothing of the site but the engine and
-    musweb.translations (Django's gettext with the catalog found once per render), itself a
+    core.translations (Django's gettext with the catalog found once per render), itself a
     leaf: services and display both take their messages from it without importing each
     other."""
     script = load_script()
     graph = script.import_graph()
-    allowed = {"musweb.translations"}
+    allowed = {"core.translations"}
     words = {t for t in graph["games.vocabulary"] if not t.startswith("games.engine")}
     assert words - allowed == set()
-    assert graph["musweb.translations"] == set()
+    assert graph["core.translations"] == set()
 
 
 def test_the_parejas_sit_between_games_and_records():

@@ -1,11 +1,11 @@
-"""musweb.ratelimit on the real Redis: windows, peeks, resets, and a Redis that is down."""
+"""core.ratelimit on the real Redis: windows, peeks, resets, and a Redis that is down."""
 
 import time
 
 from django.test import override_settings
 
-from musweb import ratelimit, redis_client
-from musweb.ratelimit import Limit
+from core import ratelimit, redis_client
+from core.ratelimit import Limit
 
 
 def test_hits_pass_the_limit_after_count():

@@ -1,4 +1,4 @@
-"""`python -m musweb.serve`, as `make run` starts it: two daphnes behind HAProxy on one address,
+"""`python -m deploy.serve`, as `make run` starts it: two daphnes behind HAProxy on one address,
 every request and socket of a table on the same daphne, the rest spread; a daphne that dies is
 started again while the other answers."""
 
@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 import websockets.sync.client
 
-from musweb.serve import haproxy_binary, haproxy_config
+from deploy.serve import haproxy_binary, haproxy_config
 from tests import processes
 
 
@@ -25,7 +25,7 @@ def served(django_db_setup, django_db_blocker):
     port = processes.free_port()
     env = {**processes.server_env(), "SITE_ORIGINS": f"http://127.0.0.1:{port}"}
     process, log_path = processes.start(
-        ["musweb.serve", "--port", str(port), "--processes", "2"], env, "serve"
+        ["deploy.serve", "--port", str(port), "--processes", "2"], env, "serve"
     )
     try:
         processes.wait_until_up(f"http://127.0.0.1:{port}", process, log_path)

@@ -29,13 +29,13 @@ is every decision for at most ALONE_SECONDS if the word itself is lost, after wh
 again anyway. A decision that is not a socket's of this process (a POST, a robot's, the
 clock's, another process's) is always sent.
 
-A lost message is healed by this process's once-a-second check (games.push_healing), which
+A lost message is healed by this process's once-a-second check (games.live.push_healing), which
 calls `game_changed` here for a game its sockets show behind: no message at all. A version this
 process received and is still pushing (`pushing`) is late, not lost: left alone, so an
 overloaded process is not given the same renders twice.
 
 One `ProcessFanout` per process (`FANOUT`); it listens on the running event loop from the first
-table socket (as games.heartbeats)."""
+table socket (as games.live.heartbeats)."""
 
 import asyncio
 import logging
@@ -46,7 +46,7 @@ from channels.layers import get_channel_layer
 from games import broadcast
 from games.broadcast import game_processes_group
 from games.display import fragments
-from games.threads import hop
+from games.live.threads import hop
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +200,7 @@ class ProcessFanout:
 
     async def heal(self, game_id: int, version: int) -> None:
         """Push `version` again to this process's sockets of the game still behind it (its
-        message was lost: games.push_healing)."""
+        message was lost: games.live.push_healing)."""
         asyncio.create_task(self._pushed(game_id, version))
 
     def pushing(self, game_id: int, version: int) -> bool:
@@ -212,7 +212,7 @@ class ProcessFanout:
         self.in_flight[game_id] = max(self.in_flight.get(game_id, -1), version)
         try:
             await self.game_changed(game_id, version)
-        except Exception:  # the sockets behind are healed (games.push_healing)
+        except Exception:  # the sockets behind are healed (games.live.push_healing)
             log.exception("push fan-out of game %s version %s failed", game_id, version)
         finally:
             if self.in_flight.get(game_id) == version:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from musweb.redis_client import FAILURES, client
+from core.redis_client import FAILURES, client
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ shard failing over): the socket then shows an old version until the next change,
 player waiting on the others may never come. Every PUSH_HEALING_SECONDS, ONE query reads the
 version of every game this process's table sockets show, and when the game was last written; a
 game with a socket behind a version older than PUSH_HEALING_GRACE_SECONDS is pushed again in
-this process (games.push_fanout, as its lost message would have: no message sent), and its
+this process (games.live.push_fanout, as its lost message would have: no message sent), and its
 sockets render the version they missed: healed within one period plus the grace. A version
 younger than the grace is left to its push, which may still be on its way; so is a version this
 process received and is still pushing (a busy process): pushing it twice would add load where
@@ -16,7 +16,7 @@ decision) with this process's clock: machines keep their clocks within milliseco
 skew only moves the heal by that much.
 
 One `ShownVersions` per process (`SHOWN`); its loop starts with the first table socket on the
-running event loop (as games.heartbeats)."""
+running event loop (as games.live.heartbeats)."""
 
 import asyncio
 import logging
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import selectors
-from games.push_fanout import FANOUT
+from games.live.push_fanout import FANOUT
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ otherwise keep showing the player's cards after a logout or a password change el
 A logout, or any change of a user (a new password, a deactivation, a ban: whatever
 `get_session_auth_hash` or `is_active` depends on), tells that user's sockets
 (broadcast.sessions_changed); each then checks its own session with Django's own rules
-(`session_still_valid`) and closes if it ended (games.consumers).
+(`session_still_valid`) and closes if it ended (games.live.consumers).
 """
 
 from importlib import import_module
@@ -30,13 +30,15 @@ def session_still_valid(*, session_key: str | None, user_id: int) -> bool:
     return user.is_authenticated and user.pk == user_id
 
 
-@receiver(user_logged_out, dispatch_uid="games.sessions_watch.logged_out")
+@receiver(user_logged_out, dispatch_uid="games.live.sessions_watch.logged_out")
 def logged_out(sender, request, user, **kwargs):
     if user is not None and request is not None and hasattr(request, "session"):
         broadcast.sessions_changed(user.pk, ended_session_key=request.session.session_key)
 
 
-@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.sessions_watch.saved")
+@receiver(
+    post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="games.live.sessions_watch.saved"
+)
 def user_saved(sender, instance, created, update_fields=None, **kwargs):
     # A log-in saves last_login only: no session of this user ended.
     if created or (update_fields is not None and set(update_fields) <= {"last_login"}):

@@ -25,7 +25,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from games import sockets
+from games.live import sockets
 from games.services import presence, salle
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import consumers
+from games.live import consumers
 
 websocket_urlpatterns: list = [
     path("ws/salle/", consumers.SalleConsumer.as_asgi()),

@@ -29,7 +29,7 @@ from django.utils import translation
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader
 from markupsafe import Markup
 
-from musweb import translations
+from core import translations
 
 
 def escape(value: Any) -> Markup:

@@ -1,4 +1,4 @@
-"""`python -m musweb.serve`: the site's web processes, several daphnes behind ONE address.
+"""`python -m deploy.serve`: the site's web processes, several daphnes behind ONE address.
 
 WEB_PROCESSES daphne processes (the machine's core count by default), each a whole web process
 of its own (its table sockets, their heartbeats and lost-push check), sharing the database and
@@ -7,7 +7,7 @@ request and socket of one table (/tables/<id>/..., /ws/tables/<id>/) to the same
 rest round robin: a decision's four players are then rendered by one process, which applied the
 decision and has the game in memory (games.display.game_cache), instead of by every process
 holding one of the table's sockets, each reading the game again. A table's process is a matter
-of speed only: a socket anywhere still gets every push (games.push_fanout).
+of speed only: a socket anywhere still gets every push (games.live.push_fanout).
 
 Each daphne accepts on a loopback socket this process binds and hands over (`daphne --fd`), so
 a daphne that dies is started again on the same socket (connections meanwhile wait in its
@@ -17,7 +17,7 @@ it is back. SIGTERM or SIGINT stops them all.
 With one process, or `--proxy none`, or no haproxy installed, the daphnes share the site's
 listening socket itself and the kernel hands each connection to one of them (no table affinity).
 
-    WEB_PROCESSES=4 python -m musweb.serve --host 127.0.0.1 --port 8000
+    WEB_PROCESSES=4 python -m deploy.serve --host 127.0.0.1 --port 8000
 """
 
 import argparse
@@ -72,7 +72,7 @@ defaults
     option redispatch 1
 frontend site
     bind {host}:{port}
-    # the client's address, read by musweb.client_ip (the daphnes see the proxy, 127.0.0.1)
+    # the client's address, read by core.client_ip (the daphnes see the proxy, 127.0.0.1)
     option forwardfor
 {table_id}    default_backend daphnes
 backend daphnes
@@ -177,7 +177,7 @@ class Supervisor:
             time.sleep(0.5)
             for slot, child in list(self.children.items()):
                 if child.poll() is not None and not self.stopping:
-                    print(f"musweb.serve: {slot} {child.pid} ended ({child.returncode}); again",
+                    print(f"deploy.serve: {slot} {child.pid} ended ({child.returncode}); again",
                           file=sys.stderr, flush=True)  # fmt: skip
                     time.sleep(RESTART_PAUSE_SECONDS)
                     self.start(slot, *self.commands[slot])
@@ -190,7 +190,7 @@ class Supervisor:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m musweb.serve", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m deploy.serve", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--processes", type=int, default=None, help="default: WEB_PROCESSES")
@@ -204,7 +204,7 @@ def main() -> None:
     count = args.processes or web_processes()
     haproxy = haproxy_binary() if args.proxy == "haproxy" and count > 1 else None
     if args.proxy == "haproxy" and count > 1 and haproxy is None:
-        print("musweb.serve: haproxy is not installed (apt-get install haproxy): the daphnes "
+        print("deploy.serve: haproxy is not installed (apt-get install haproxy): the daphnes "
               "share one socket, without table affinity", file=sys.stderr, flush=True)  # fmt: skip
     supervisor = Supervisor()
     signal.signal(signal.SIGTERM, supervisor.stop)
@@ -232,7 +232,7 @@ def main() -> None:
         )
         supervisor.start("haproxy", [haproxy, "-db", "-f", str(config)])
         shown = f"{count} daphne processes behind HAProxy, one per table"
-    print(f"musweb.serve: {shown}, on http://{args.host}:{args.port}", file=sys.stderr, flush=True)
+    print(f"deploy.serve: {shown}, on http://{args.host}:{args.port}", file=sys.stderr, flush=True)
     supervisor.watch()
 
 

@@ -7,18 +7,18 @@ redirect to the login page and closes the socket with code 4003.
 The pages send ``{"type": "heartbeat"}`` every HEARTBEAT_SECONDS (static/js/live.js): the table
 socket refreshes its SeatConnection, the salle socket its player's open table
 (games.services.presence, games.services.salle.tables_seen_by), and either its user's place
-among the players online (games.sockets.users_seen), all written once a second for the whole
-process (games.heartbeats). Anything else sent up the
+among the players online (games.live.sockets.users_seen), all written once a second for the whole
+process (games.live.heartbeats). Anything else sent up the
 socket is ignored: writes go over HTTP, except a decision at the table sent up its socket
 ({"type": "decide", "fields": {...}}, the decision form's fields: games.decisions, the same
 path as the POST). A message longer than MAX_MESSAGE_CHARS, or a binary
 one, closes the socket.
 
-A user holds at most SOCKETS_PER_USER sockets of each kind (games.sockets): a new one closes the
-oldest, whose page says it was opened elsewhere ("socket.replaced", code 4002). A "user.sessions"
-event (games.sessions_watch: a logout, a password or account change) makes each socket of that
-user check its own session and close (code 4001) if it has ended; the page reloads, and the
-login page asks who is there.
+A user holds at most SOCKETS_PER_USER sockets of each kind (games.live.sockets): a new one closes
+the oldest, whose page says it was opened elsewhere ("socket.replaced", code 4002). A
+"user.sessions" event (games.live.sessions_watch: a logout, a password or account change) makes
+each socket of that user check its own session and close (code 4001) if it has ended; the page
+reloads, and the login page asks who is there.
 
 Whatever a handler raises, the socket's cleanup (groups, presence, the count of sockets) runs
 and the socket closes (1011: the page reconnects for a full render)."""
@@ -37,15 +37,16 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from games import decisions, push_fanout, selectors, sessions_watch, sockets
+from core import ratelimit
+from games import decisions, selectors
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
-from games.heartbeats import HEARTBEATS
-from games.push_fanout import FANOUT
-from games.push_healing import SHOWN
+from games.live import push_fanout, sessions_watch, sockets
+from games.live.heartbeats import HEARTBEATS
+from games.live.push_fanout import FANOUT
+from games.live.push_healing import SHOWN
+from games.live.threads import in_thread
 from games.services import presence, salle
-from games.threads import in_thread
-from musweb import ratelimit
 
 KICKED_CLOSE_CODE = 4003
 REPLACED_CLOSE_CODE = 4002
@@ -97,7 +98,7 @@ def leave_fragments(*, redirect_to: str, message: str) -> str:
 class UserSocket(AsyncWebsocketConsumer):
     """Base: a logged-in user's socket in some groups, always with the user's own group."""
 
-    kind = ""  # the kind of socket counted per user (games.sockets)
+    kind = ""  # the kind of socket counted per user (games.live.sockets)
     groups_joined: tuple[str, ...] = ()
     cleaned_up = False
 
@@ -129,7 +130,7 @@ class UserSocket(AsyncWebsocketConsumer):
         Channels' own dispatch first hops into a thread to close old database connections,
         for every message (a heartbeat, a push): 2.3 % of a web process's CPU in the event
         loop alone under load. Every database access of these sockets already goes through
-        database_sync_to_async (games.threads), which closes them before and after."""
+        database_sync_to_async (games.live.threads), which closes them before and after."""
         try:
             handler = getattr(self, get_handler_name(message), None)
             if handler is None:
@@ -271,7 +272,7 @@ class SalleConsumer(UserSocket):
         await in_thread(salle.tables_seen_by)([self.scope["user"].pk])
 
     async def heartbeat(self):
-        """Marked in memory, written with the others once a second (games.heartbeats)."""
+        """Marked in memory, written with the others once a second (games.live.heartbeats)."""
         HEARTBEATS.salle_beat(self.scope["user"].pk)
 
     async def on_message(self, message: dict):
@@ -370,7 +371,7 @@ class TableConsumer(UserSocket):
     rendered_version = -1
     tracked = False  # a SeatConnection row stands for this socket
     closed = False
-    fanned_out = False  # a member of games.push_fanout
+    fanned_out = False  # a member of games.live.push_fanout
 
     async def connect(self):
         user = self.authenticated_user()
@@ -385,7 +386,7 @@ class TableConsumer(UserSocket):
             return
         self.game_id, self.table_id = found[0], table_id
         # One render or decision at a time: a push rendered before a decision's answer must
-        # not be sent after it (games.push_fanout pushes from outside this consumer's loop).
+        # not be sent after it (games.live.push_fanout pushes from outside this consumer's loop).
         self.send_lock = asyncio.Lock()
         await self.join(game_group(self.game_id))
         await FANOUT.join(self.game_id, self)
@@ -417,7 +418,7 @@ class TableConsumer(UserSocket):
         into sync code); the answer is this player's render of the new version, so the
         "game.changed" that follows is not rendered again for this socket. The same hop
         renders the new version for the game's other sockets in this process (all four, when
-        the proxy keeps a table on one process: musweb.serve), sent once the answer is."""
+        the proxy keeps a table on one process: deploy.serve), sent once the answer is."""
         if self.closed or self.game_id is None:
             return
         answer = None
@@ -446,7 +447,7 @@ class TableConsumer(UserSocket):
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
-        (games.heartbeats), and sends "presence.lost" if the sweep took this one for dead."""
+        (games.live.heartbeats), and sends "presence.lost" if the sweep took this one for dead."""
         HEARTBEATS.beat(self.channel_name)
 
     async def presence_lost(self, event):
@@ -472,7 +473,7 @@ class TableConsumer(UserSocket):
     async def game_changed(self, event):
         """A version sent on this socket's own channel (by a process of an earlier release,
         which healed lost pushes that way): the pushes of every decision, and their heals, come
-        through games.push_fanout."""
+        through games.live.push_fanout."""
         await self.catch_up(event.get("version", 0))
 
     async def game_ended(self, event):
@@ -509,7 +510,7 @@ class TableConsumer(UserSocket):
             await self.send_pushed(pushed)
 
     def busy(self) -> bool:
-        """A decision or a render of this socket is under way (games.push_fanout)."""
+        """A decision or a render of this socket is under way (games.live.push_fanout)."""
         return self.send_lock.locked()
 
     async def catch_up(self, version: int) -> None:
@@ -518,7 +519,7 @@ class TableConsumer(UserSocket):
             await self.send_table(min_version=version)
 
     async def deliver(self, pushed) -> None:
-        """A push rendered with this process's other sockets of the game (games.push_fanout):
+        """A push rendered with this process's other sockets of the game (games.live.push_fanout):
         sent unless this socket meanwhile showed that version or a later one."""
         async with self.send_lock:
             if self.closed or (pushed is not None and pushed[1] <= self.rendered_version):
@@ -534,7 +535,7 @@ class TableConsumer(UserSocket):
         self.shown(version)
 
     def shown(self, version: int) -> None:
-        """This socket now shows `version` (games.push_healing sends it a newer one it missed)."""
+        """This socket now shows `version` (games.live.push_healing sends a newer one it missed)."""
         self.rendered_version = max(self.rendered_version, version)
         if not self.closed:
             SHOWN.shown(self.channel_name, self.game_id, self.rendered_version)

@@ -16,7 +16,7 @@ from collections.abc import Collection
 
 from django.conf import settings
 
-from musweb.redis_client import FAILURES, client
+from core.redis_client import FAILURES, client
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def user_seen(user_id: int, *, now: float | None = None) -> None:
 
 def users_seen(user_ids: Collection[int], *, now: float | None = None) -> None:
     """These users are online now: one write for all (a web process's heartbeats of the last
-    second, games.heartbeats)."""
+    second, games.live.heartbeats)."""
     seen = now or time.time()
     try:
         pipe = client().pipeline()

@@ -9,7 +9,7 @@ PUBLISH, and Redis pushes it to the processes subscribed to the group.
 What pub/sub gives up: a message is not stored. One sent to a process that is not subscribed at
 that instant (a socket reconnecting, a process restarting) is gone. The site never counted on
 the store: a socket's connect always renders the whole table, a lost push heals within a second
-(games.push_healing), presence lives in database rows written by heartbeats.
+(games.live.push_healing), presence lives in database rows written by heartbeats.
 
 Sharding: each group and each socket's channel is on the Redis server its whole name hashes to,
 the same hash to subscribe and to publish, so every message is published where its subscriber
