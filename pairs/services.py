@@ -41,7 +41,11 @@ def pair_propose(*, user, partner_name: str, name: str) -> Pair:
     """`user` proposes to the player named `partner_name` to form the pair `name`."""
     name = names.clean(name)
     names.check(name)
-    partner = get_user_model().objects.filter(username=str(partner_name or "").strip()).first()
+    # Case aside: the user names' look-alike rule makes two names differing only by case
+    # impossible, so this finds one player at most.
+    partner = (
+        get_user_model().objects.filter(username__iexact=str(partner_name or "").strip()).first()
+    )
     if partner is None:
         raise PairError(_("Aucun joueur ne porte ce nom."))
     if partner.pk == user.pk:
@@ -74,7 +78,7 @@ def pair_propose(*, user, partner_name: str, name: str) -> Pair:
             # Another proposal committed between the checks and the insert: say which.
             _check_no_current_pair(user, partner)
             _check_name_free(skeleton)
-            raise
+            raise PairError(_("Cette proposition croise une autre : réessayez.")) from None
 
 
 def _check_no_current_pair(user, partner) -> None:

@@ -31,6 +31,11 @@ def test_a_proposal_accepted_forms_the_pair(ane, bixente):
     assert pair.status == Pair.Status.ACTIVE and pair.accepted_at is not None
 
 
+def test_the_partner_is_found_whatever_the_case_of_the_name(ane, bixente):
+    pair = services.pair_propose(user=ane, partner_name=" Bixente ", name="Hegoak")
+    assert pair.partner == bixente
+
+
 def test_a_player_may_belong_to_several_pairs(ane, bixente, camille):
     form_pair(ane, bixente, "Los Txapelas")
     form_pair(camille, ane, "Hegoak")

@@ -11,7 +11,7 @@ from games.models import Game, Seat, Table
 from games.services import revanche, salle
 from pairs import selectors, services
 from pairs.errors import PairError
-from tests.games.helpers import HTMX
+from tests.games.helpers import HTMX, run_together
 from tests.pairs.helpers import form_pair
 from tests.records.helpers import play_out
 from tests.sockets import connect
@@ -191,3 +191,19 @@ def test_the_revanche_keeps_the_pairs(cast):
     seats = list(new.seats.all())
     assert selectors.pairs_at([(game, list(game.seats.all()))]) == {game.pk: {0: pair.pk}}
     assert selectors.pairs_at([(new, seats)]) == {new.pk: {0: pair.pk}}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_a_dissolve_while_the_pair_sits_down_is_one_or_the_other(round_, ane, bixente):
+    pair = form_pair(ane, bixente)
+    seat, dissolved = run_together(
+        lambda: services.play_now_as_pair(user=ane, pair_id=pair.pk, kings=4),
+        lambda: services.pair_dissolve(user=bixente, pair_id=pair.pk),
+    )
+    assert getattr(dissolved, "status", None) == "dissolved", dissolved
+    if isinstance(seat, Seat):  # seated first, then dissolved: both seated, together
+        assert seated(seat.table_id) == {0: "ane", 2: "bixente"}
+    else:  # dissolved first: refused, nothing opened
+        assert "n’est plus formée" in seat.message
+        assert not Table.objects.exists()
