@@ -59,15 +59,15 @@ def partie_rate(game: Game) -> list[RatingChange]:
     changes = _apply(game, seats, current)
     Rating.objects.bulk_update(current, ["mu", "sigma", "points", "parties", "updated"])
     created = RatingChange.objects.bulk_create(changes)
-    _pairs_rate(game, changes)
+    _pairs_rate(game, seats, changes)
     return created
 
 
-def _pairs_rate(game: Game, changes: list[RatingChange]) -> None:
+def _pairs_rate(game: Game, seats: list[GameSeat], changes: list[RatingChange]) -> None:
     """The parejas of the partie's teams (pairs.selectors.pairs_at: one query; none, the
     usual case, ends here), their PairRating rows created if new and locked in pair order
     (after the players' rows, as everywhere), moved, and one PairRatingChange each."""
-    teams = pairs_at([(game, sorted(game.seats.all(), key=lambda s: s.number))]).get(game.pk)
+    teams = pairs_at([(game, seats)]).get(game.pk)
     if not teams:
         return
     mu, sigma = rating.initial()

@@ -23,9 +23,7 @@ def rated(pair, parties: int, points: int) -> None:
     )
 
 
-def test_the_classement_des_parejas_lists_formed_pairs_after_five_parties(
-    login, cast, make_user
-):
+def test_the_classement_des_parejas_lists_formed_pairs_after_five_parties(login, cast, make_user):
     ane, bixente, camille, dani = cast
     rated(form_pair(ane, bixente, "Los Txapelas"), 5, 1100)
     rated(form_pair(camille, dani, "Hegoak"), 4, 1300)  # one partie short
@@ -42,9 +40,10 @@ def test_the_classement_des_parejas_lists_formed_pairs_after_five_parties(
     assert html.index("Bi Lagun") < html.index("Los Txapelas")
     for absent in ("Hegoak", "Itsasoa", "Mendiak"):
         assert absent not in html
-    assert reverse("records:pair_classement") in login(dani).get(
-        reverse("records:classement")
-    ).content.decode()
+    assert (
+        reverse("records:pair_classement")
+        in login(dani).get(reverse("records:classement")).content.decode()
+    )
 
 
 def test_the_pair_page_counts_the_parties_played_as_partners_while_formed(
@@ -70,9 +69,7 @@ def test_the_pair_page_counts_the_parties_played_as_partners_while_formed(
     assert reverse("records:partie", args=[together[0].pk]) in html  # bixente played it
 
 
-def test_the_pair_page_costs_the_same_queries_whatever_the_history(
-    cast, django_assert_num_queries
-):
+def test_the_pair_page_costs_the_same_queries_whatever_the_history(cast, django_assert_num_queries):
     ane, bixente, camille, dani = cast
     pair = form_pair(ane, camille)
     for seed in range(1, 4):
@@ -93,6 +90,7 @@ def test_a_profile_lists_the_players_pairs(login, cast):
     assert f'href="{ours.get_absolute_url()}">Los Txapelas</a>' in html
     assert "Hegoak</a> · camille et ane · pas encore classée · dissoute" in html
     assert "Proposer une pareja à ane" in html
-    assert "Proposer une pareja" not in login(ane).get(
-        reverse("records:profile", args=["ane"])
-    ).content.decode()
+    assert (
+        "Proposer une pareja"
+        not in login(ane).get(reverse("records:profile", args=["ane"])).content.decode()
+    )
