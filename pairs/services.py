@@ -195,7 +195,12 @@ def _active_pair_of(user, pair_id) -> Pair:
     return pair
 
 
-def _check_partner_can_sit(pair: Pair, user) -> None:
+def _check_both_can_sit(pair: Pair, user) -> None:
+    """Neither may be seated at a table already; the partner is named when it is them."""
+    if Seat.objects.filter(user=user, active=True).exists():
+        raise PairError(
+            _("Vous êtes déjà assis à une table : quittez-la avant d’en rejoindre une autre.")
+        )
     partner = pair.other(user)
     if not partner.is_active:
         raise PairError(
@@ -237,7 +242,7 @@ def table_create_with_pair(
     seat 2 (the partner's seed is drawn by the site; they may change it until the start)."""
     with transaction.atomic():
         pair = _active_pair_of(user, pair_id)
-        _check_partner_can_sit(pair, user)
+        _check_both_can_sit(pair, user)
         table = salle.table_create(
             user=user,
             kings=kings,
@@ -258,7 +263,7 @@ def play_now_as_pair(*, user, pair_id, kings: int) -> Seat:
         raise PairError(_("Choisissez une modalité : 4 rois ou 8 rois."))
     with transaction.atomic():
         pair = _active_pair_of(user, pair_id)
-        _check_partner_can_sit(pair, user)
+        _check_both_can_sit(pair, user)
         for table_id in _tables_with_a_free_team(kings):
             taken = set(Seat.objects.filter(table_id=table_id).values_list("number", flat=True))
             team = next((t for t in (0, 1) if not {t, t + 2} & taken), None)

@@ -49,6 +49,15 @@ def test_a_partner_seated_elsewhere_is_named_and_nothing_opens(ane, bixente, cam
     assert Table.objects.count() == 1
 
 
+def test_a_player_seated_already_is_refused_at_once(ane, bixente, camille):
+    pair = form_pair(ane, bixente)
+    mine = salle.table_create(user=ane, kings=4)
+    other = salle.table_create(user=camille, kings=4)
+    with pytest.raises(PairError, match="Vous êtes déjà assis à une table"):
+        services.play_now_as_pair(user=ane, pair_id=pair.pk, kings=4)
+    assert seated(mine.pk) == {0: "ane"} and seated(other.pk) == {0: "camille"}
+
+
 def test_someone_elses_or_a_dissolved_pair_is_refused(ane, bixente, camille):
     pair = form_pair(ane, bixente)
     with pytest.raises(PairError, match="Choisissez une de vos parejas"):
