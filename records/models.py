@@ -8,7 +8,39 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class Rating(models.Model):
+class Skill(models.Model):
+    """A current rating (openskill's Plackett-Luce: mean `mu`, uncertainty `sigma`) after
+    `parties` rated parties: a player's (Rating) or a pareja's (PairRating)."""
+
+    mu = models.FloatField(_("niveau estimé"))
+    sigma = models.FloatField(_("incertitude"))
+    # The rating shown (records.rating.points), kept to sort the classement by it.
+    points = models.IntegerField(_("classement"))
+    parties = models.PositiveIntegerField(_("parties classées"), default=0)
+    updated = models.DateTimeField(_("modifié le"))
+
+    class Meta:
+        abstract = True
+
+
+class SkillChange(models.Model):
+    """What one rated partie did to one rating: a player's (RatingChange) or a pareja's
+    (PairRatingChange)."""
+
+    at = models.DateTimeField(_("le"))
+    won = models.BooleanField(_("gagnée"))
+    mu_before = models.FloatField(_("niveau avant"))
+    sigma_before = models.FloatField(_("incertitude avant"))
+    mu = models.FloatField(_("niveau après"))
+    sigma = models.FloatField(_("incertitude après"))
+    points_before = models.IntegerField(_("classement avant"))
+    points = models.IntegerField(_("classement après"))
+
+    class Meta:
+        abstract = True
+
+
+class Rating(Skill):
     """A player's current rating (openskill's Plackett-Luce: mean `mu`, uncertainty `sigma`)
     after `parties` rated parties. No row: never rated (the model's starting values)."""
 
@@ -19,12 +51,6 @@ class Rating(models.Model):
         related_name="rating",
         verbose_name=_("joueur"),
     )
-    mu = models.FloatField(_("niveau estimé"))
-    sigma = models.FloatField(_("incertitude"))
-    # The rating shown (records.rating.points), kept to sort the classement by it.
-    points = models.IntegerField(_("classement"))
-    parties = models.PositiveIntegerField(_("parties classées"), default=0)
-    updated = models.DateTimeField(_("modifié le"))
 
     class Meta:
         verbose_name = _("classement d’un joueur")
@@ -35,7 +61,7 @@ class Rating(models.Model):
         return f"{self.user} · {self.points}"
 
 
-class RatingChange(models.Model):
+class RatingChange(SkillChange):
     """What one rated partie did to one player's rating: the history the profile charts. One
     row per (partie, player): the unique constraint is the "exactly once"."""
 
@@ -51,14 +77,6 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         verbose_name=_("joueur"),
     )
-    at = models.DateTimeField(_("le"))
-    won = models.BooleanField(_("gagnée"))
-    mu_before = models.FloatField(_("niveau avant"))
-    sigma_before = models.FloatField(_("incertitude avant"))
-    mu = models.FloatField(_("niveau après"))
-    sigma = models.FloatField(_("incertitude après"))
-    points_before = models.IntegerField(_("classement avant"))
-    points = models.IntegerField(_("classement après"))
 
     class Meta:
         verbose_name = _("évolution du classement")
@@ -97,7 +115,7 @@ class RatingVoid(models.Model):
         return f"partie {self.game_id} · {self.at:%d/%m/%Y %H:%M}"
 
 
-class PairRating(models.Model):
+class PairRating(Skill):
     """A pareja's current rating, the pair as its own entity (records.services: moved only by
     rated parties where its two members sat as partners while it was formed)."""
 
@@ -108,11 +126,6 @@ class PairRating(models.Model):
         related_name="rating",
         verbose_name=_("pareja"),
     )
-    mu = models.FloatField(_("niveau estimé"))
-    sigma = models.FloatField(_("incertitude"))
-    points = models.IntegerField(_("classement"))
-    parties = models.PositiveIntegerField(_("parties classées"), default=0)
-    updated = models.DateTimeField(_("modifié le"))
 
     class Meta:
         verbose_name = _("classement d’une pareja")
@@ -123,7 +136,7 @@ class PairRating(models.Model):
         return f"{self.pair} · {self.points}"
 
 
-class PairRatingChange(models.Model):
+class PairRatingChange(SkillChange):
     """What one rated partie did to one pareja's rating; unique per (partie, pair)."""
 
     game = models.ForeignKey(
@@ -138,14 +151,6 @@ class PairRatingChange(models.Model):
         related_name="rating_changes",
         verbose_name=_("pareja"),
     )
-    at = models.DateTimeField(_("le"))
-    won = models.BooleanField(_("gagnée"))
-    mu_before = models.FloatField(_("niveau avant"))
-    sigma_before = models.FloatField(_("incertitude avant"))
-    mu = models.FloatField(_("niveau après"))
-    sigma = models.FloatField(_("incertitude après"))
-    points_before = models.IntegerField(_("classement avant"))
-    points = models.IntegerField(_("classement après"))
 
     class Meta:
         verbose_name = _("évolution du classement d’une pareja")

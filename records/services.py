@@ -237,71 +237,55 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
     (unsaved), from their last earlier change. A player with none is left out: the replay
     starts them as a newcomer, and one the replay does not meet ends with no Rating row, as
     after a full rebuild."""
-    # RatingChange.at is its partie's finished_at, so (at, game_id) orders it like the parties.
-    later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+    later = _from(since)
     later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
     affected = set(later_players.distinct())
     affected.update(seat.user_id for _game, seats in parties for seat in seats)
-    newest_first = [F("at").desc(), F("game_id").desc()]
-    last_earlier = (
-        RatingChange.objects.filter(user_id__in=affected)
-        .exclude(later)
-        # The whole partition counted, in the DISTINCT ON's order: one sort for both.
-        .annotate(
-            earlier=Window(
-                Count("pk"),
-                partition_by=[F("user_id")],
-                order_by=newest_first,
-                frame=RowRange(start=None, end=None),
-            )
-        )
-        .order_by("user_id", *newest_first)
-        .distinct("user_id")
-    )
-    ratings = {
-        change.user_id: Rating(
-            user_id=change.user_id,
-            mu=change.mu,
-            sigma=change.sigma,
-            points=change.points,
-            parties=change.earlier,
-            updated=change.at,
-        )
-        for change in last_earlier
-    }
-    RatingChange.objects.filter(later).delete()
-    Rating.objects.filter(user_id__in=affected).delete()
-    return ratings
+    return _standing_before(RatingChange, Rating, "user_id", affected, later)
 
 
 def _pair_ratings_before(since: Game, teams: dict[int, dict[int, int]]) -> dict[int, PairRating]:
     """`_ratings_before` for the parejas: their changes from `since` on deleted, and the
     ratings of the pairs those or the later parties (`teams`) touch, as they stood before."""
-    later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+    later = _from(since)
     affected = set(
         PairRatingChange.objects.filter(later).order_by().values_list("pair_id", flat=True)
     )
     affected.update(pair_id for by_team in teams.values() for pair_id in by_team.values())
     if not affected:
         return {}
+    return _standing_before(PairRatingChange, PairRating, "pair_id", affected, later)
+
+
+def _from(since: Game) -> Q:
+    """The rating changes from `since` on: `at` is its partie's finished_at, so (at, game_id)
+    orders them like the parties."""
+    return Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+
+
+def _standing_before(change_model, rating_model, key: str, affected: set[int], later: Q) -> dict:
+    """The `affected` ratings ({`key` value: unsaved rating_model row}) as their last change
+    not in `later` left them, with the count of their earlier changes; then the `later`
+    changes and the `affected` ratings deleted."""
     newest_first = [F("at").desc(), F("game_id").desc()]
     last_earlier = (
-        PairRatingChange.objects.filter(pair_id__in=affected)
+        change_model.objects.filter(**{f"{key}__in": affected})
         .exclude(later)
+        # The whole partition counted, in the DISTINCT ON's order: one sort for both.
         .annotate(
             earlier=Window(
                 Count("pk"),
-                partition_by=[F("pair_id")],
+                partition_by=[F(key)],
                 order_by=newest_first,
                 frame=RowRange(start=None, end=None),
             )
         )
-        .order_by("pair_id", *newest_first)
-        .distinct("pair_id")
+        .order_by(key, *newest_first)
+        .distinct(key)
     )
     ratings = {
-        change.pair_id: PairRating(
-            pair_id=change.pair_id,
+        getattr(change, key): rating_model(
+            **{key: getattr(change, key)},
             mu=change.mu,
             sigma=change.sigma,
             points=change.points,
@@ -310,8 +294,8 @@ def _pair_ratings_before(since: Game, teams: dict[int, dict[int, int]]) -> dict[
         )
         for change in last_earlier
     }
-    PairRatingChange.objects.filter(later).delete()
-    PairRating.objects.filter(pair_id__in=affected).delete()
+    change_model.objects.filter(later).delete()
+    rating_model.objects.filter(**{f"{key}__in": affected}).delete()
     return ratings
 
 
