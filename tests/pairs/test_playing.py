@@ -216,3 +216,33 @@ def test_a_dissolve_while_the_pair_sits_down_is_one_or_the_other(round_, ane, bi
     else:  # dissolved first: refused, nothing opened
         assert "n’est plus formée" in seat.message
         assert not Table.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_both_members_clicking_at_once_sit_once_together(round_, ane, bixente, camille):
+    pair = form_pair(ane, bixente)
+    salle.table_create(user=camille, kings=4)
+    results = run_together(
+        lambda: services.play_now_as_pair(user=ane, pair_id=pair.pk, kings=4),
+        lambda: services.play_now_as_pair(user=bixente, pair_id=pair.pk, kings=4),
+    )
+    assert sum(isinstance(r, Seat) for r in results) == 1, results
+    assert "déjà assis" in next(r for r in results if isinstance(r, PairError)).message
+    assert Seat.objects.filter(user__in=[ane, bixente], active=True).count() == 2
+    [table_id] = set(Seat.objects.filter(user=ane).values_list("table_id", flat=True))
+    assert set(seated(table_id).values()) >= {"ane", "bixente"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("round_", range(3))
+def test_two_pairs_sharing_a_player_sitting_down_at_once(round_, ane, bixente, camille):
+    ours, theirs = form_pair(ane, bixente), form_pair(bixente, camille, "Hegoak")
+    results = run_together(
+        lambda: services.play_now_as_pair(user=ane, pair_id=ours.pk, kings=4),
+        lambda: services.play_now_as_pair(user=camille, pair_id=theirs.pk, kings=4),
+    )
+    assert sum(isinstance(r, Seat) for r in results) == 1, results
+    assert "bixente" in next(r for r in results if isinstance(r, PairError)).message
+    assert Seat.objects.filter(user=bixente, active=True).count() == 1
+    assert Seat.objects.filter(active=True).count() == 2  # the winners, and no table left over
