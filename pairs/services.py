@@ -21,7 +21,7 @@ from pairs import names
 from pairs.errors import PairError
 from pairs.models import NAME_HOLDING, Pair
 
-#: Per player, pairs proposed: a few a day is what a person does; past it, refused.
+#: Per player, pairs proposed: far above the few a person makes, far below a flood of them.
 PROPOSALS = ratelimit.Limit("pair-proposals", count=10, seconds=60 * 60)
 #: Tables tried by « Jouer maintenant à deux » before opening one.
 CANDIDATES = 5
@@ -209,7 +209,10 @@ def _check_both_can_sit(pair: Pair, user) -> None:
         )
     if Seat.objects.filter(user=partner, active=True).exists():
         raise PairError(
-            _("%(name)s est déjà assis à une table : il faut qu’il la quitte d’abord.")
+            _(
+                "%(name)s a déjà une place à une table : la pareja s’assoit ensemble quand "
+                "les deux sont libres."
+            )
             % {"name": partner.username}
         )
 

@@ -41,9 +41,9 @@ def test_a_private_table_opened_with_ones_pareja_seats_the_partner_too(ane, bixe
 def test_a_partner_seated_elsewhere_is_named_and_nothing_opens(ane, bixente, camille):
     pair = form_pair(ane, bixente)
     salle.table_create(user=bixente, kings=4)
-    with pytest.raises(PairError, match="bixente est déjà assis à une table"):
+    with pytest.raises(PairError, match="bixente a déjà une place à une table"):
         services.table_create_with_pair(user=ane, pair_id=pair.pk, kings=4)
-    with pytest.raises(PairError, match="bixente est déjà assis à une table"):
+    with pytest.raises(PairError, match="bixente a déjà une place à une table"):
         services.play_now_as_pair(user=ane, pair_id=pair.pk, kings=4)
     assert not Seat.objects.filter(user=ane).exists()
     assert Table.objects.count() == 1
@@ -228,7 +228,7 @@ def test_both_members_clicking_at_once_sit_once_together(round_, ane, bixente, c
         lambda: services.play_now_as_pair(user=bixente, pair_id=pair.pk, kings=4),
     )
     assert sum(isinstance(r, Seat) for r in results) == 1, results
-    assert "déjà assis" in next(r for r in results if isinstance(r, PairError)).message
+    assert "Vous êtes déjà assis" in next(r for r in results if isinstance(r, PairError)).message
     assert Seat.objects.filter(user__in=[ane, bixente], active=True).count() == 2
     [table_id] = set(Seat.objects.filter(user=ane).values_list("table_id", flat=True))
     assert set(seated(table_id).values()) >= {"ane", "bixente"}
