@@ -65,3 +65,21 @@ def test_two_players_form_a_pair_and_sit_together(transactional_db, cast, page_f
     shot(second, "pareja")
     second.goto("/classement/parejas/")
     shot(second, "classement-parejas")
+
+
+def test_a_table_opened_with_ones_pareja_from_the_salle(
+    transactional_db, cast, page_for, in_thread
+):
+    from tests.pairs.helpers import form_pair
+
+    ane, bixente = cast[0], cast[1]
+    in_thread(form_pair, ane, bixente)
+    page = page_for(ane)
+    page.goto("/salle/")
+    expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
+    page.check("input[name=kings][value='8']")
+    page.get_by_role("button", name="Ouvrir la table avec ma pareja « Los Txapelas »").click()
+    expect(page.locator("#salle .my-seat")).to_contain_text("Vous jouez en pareja")
+    expect(page.locator(".my-table .modality")).to_have_text("Mus · 8 rois")
+    seats = {s.number: s.user.username for s in Seat.objects.select_related("user")}
+    assert seats == {0: "ane", 2: "bixente"}

@@ -119,14 +119,19 @@ def test_the_salle_names_a_seated_pair_and_tells_the_partner(login, ane, bixente
     assert "pareja « Los Txapelas » (équipe 1)" in other
 
 
-def test_the_salle_offers_the_pair_forms_only_to_a_player_with_a_pair(login, ane, bixente, camille):
+def test_the_salle_offers_the_pair_forms_only_to_a_player_with_a_pair(
+    login, ane, bixente, camille, dani
+):
     form_pair(ane, bixente)
     mine = login(ane).get(reverse("games:salle")).content.decode()
     assert "Jouer maintenant à deux" in mine and "Ouvrir la table avec ma pareja" in mine
     assert "Avec votre pareja « Los Txapelas » (bixente)" in mine
-    assert (
-        "Jouer maintenant à deux" not in login(camille).get(reverse("games:salle")).content.decode()
-    )
+    form_pair(camille, ane, "Hegoak")  # two pairs: a choice
+    mine = login(ane).get(reverse("games:salle")).content.decode()
+    assert mine.count('<select name="pair">') == 2  # à deux, and the table form
+    assert '">Hegoak · camille</option>' in mine and '">Los Txapelas · bixente</option>' in mine
+    assert "Ouvrir la table avec cette pareja" in mine
+    assert "Jouer maintenant à deux" not in login(dani).get(reverse("games:salle")).content.decode()
 
 
 def test_the_seated_pairs_cost_one_query_whatever_the_tables(
