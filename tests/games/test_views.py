@@ -384,8 +384,8 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
     if seated:
         salle.seat_take(user=bixente, table_id=tables[0].pk, number=1)
     # the seat (with its table and host), the counts, one page of tables, their seats, the
-    # friends among the seated players
-    with django_assert_num_queries(5):
+    # friends among the seated players; a watcher's parejas (« avec ma pareja »)
+    with django_assert_num_queries(5 if seated else 6):
         html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
@@ -397,6 +397,7 @@ def test_the_salle_page_link_costs_the_same_queries_whatever_the_tables(
 ):
     many_tables(count)
     client = login(bixente)
-    # the session and the user, then the salle's five, then the names' reputations
-    with django_assert_num_queries(8):
+    # the session and the user, then the salle's five, then the names' reputations, then the
+    # watcher's parejas (« avec ma pareja »)
+    with django_assert_num_queries(9):
         client.get(reverse("games:salle"), {"page": "2"}, headers=HTMX)
