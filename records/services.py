@@ -110,24 +110,23 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
     return the history rows. The one place both the Finisher and the rebuild go through."""
     after = rating.after_partie([(r.mu, r.sigma) for r in current], game.winning_team)
     changes = []
-    for seat, row, (mu, sigma) in zip(seats, current, after, strict=True):
-        change = RatingChange(
-            game_id=game.pk,
-            user_id=seat.user_id,
-            at=game.finished_at,
-            won=seat.number % 2 == game.winning_team,
-            mu_before=row.mu,
-            sigma_before=row.sigma,
-            points_before=row.points,
-            mu=mu,
-            sigma=sigma,
-            points=rating.points((mu, sigma)),
-        )
-        row.mu, row.sigma, row.points = mu, sigma, change.points
-        row.parties += 1
-        row.updated = game.finished_at
-        changes.append(change)
+    for seat, row, skill in zip(seats, current, after, strict=True):
+        won = seat.number % 2 == game.winning_team
+        changes.append(_move(row, skill, RatingChange(user_id=seat.user_id), game, won))
     return changes
+
+
+def _move(row, skill: rating.Skill, change, game: Game, won: bool):
+    """Fill the history row `change` of one rating `row` (a Rating or a PairRating) moved to
+    `skill` by `game`, and move the row, in memory; returns the change."""
+    mu, sigma = skill
+    change.game_id, change.at, change.won = game.pk, game.finished_at, won
+    change.mu_before, change.sigma_before, change.points_before = row.mu, row.sigma, row.points
+    change.mu, change.sigma, change.points = mu, sigma, rating.points(skill)
+    row.mu, row.sigma, row.points = mu, sigma, change.points
+    row.parties += 1
+    row.updated = game.finished_at
+    return change
 
 
 def _apply_pairs(
@@ -148,26 +147,12 @@ def _apply_pairs(
         other = 1 - team
         opponent = rating.team_of_two(before[other], before[other + 2])
         after = {team: rating.after_match(mine, opponent, game.winning_team == team)[0]}
-    pair_changes = []
-    for team, row in sorted(current.items()):
-        mu, sigma = after[team]
-        change = PairRatingChange(
-            game_id=game.pk,
-            pair_id=row.pair_id,
-            at=game.finished_at,
-            won=game.winning_team == team,
-            mu_before=row.mu,
-            sigma_before=row.sigma,
-            points_before=row.points,
-            mu=mu,
-            sigma=sigma,
-            points=rating.points((mu, sigma)),
+    return [
+        _move(
+            row, after[team], PairRatingChange(pair_id=row.pair_id), game, game.winning_team == team
         )
-        row.mu, row.sigma, row.points = mu, sigma, change.points
-        row.parties += 1
-        row.updated = game.finished_at
-        pair_changes.append(change)
-    return pair_changes
+        for team, row in sorted(current.items())
+    ]
 
 
 def ratings_rebuild(*, since: Game | None = None) -> int:
