@@ -16,6 +16,15 @@ def player_pairs(user, *, statuses=(Pair.Status.ACTIVE,)) -> list[Pair]:
     )
 
 
+def salle_pairs(user) -> tuple[list[Pair], list[Pair]]:
+    """For the salle, in one query: `user`'s formed pairs (« avec ma pareja ») and the
+    proposals waiting for their answer (a line that leads to « Mes parejas »)."""
+    pairs = player_pairs(user, statuses=(Pair.Status.ACTIVE, Pair.Status.PROPOSED))
+    formed = [p for p in pairs if p.status == Pair.Status.ACTIVE]
+    waiting = [p for p in pairs if p.status == Pair.Status.PROPOSED and p.partner_id == user.pk]
+    return formed, waiting
+
+
 def proposals(user) -> tuple[list[Pair], list[Pair]]:
     """The proposals waiting for `user`'s answer, and those `user` made that wait."""
     waiting = list(

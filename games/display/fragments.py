@@ -23,7 +23,7 @@ class PairsReader(Protocol):
 
     def seated_pair_names(self, tables) -> dict[tuple[int, int], str]: ...
 
-    def player_pairs(self, user) -> list: ...
+    def salle_pairs(self, user) -> tuple[list, list]: ...
 
 
 _pairs: PairsReader | None = None
@@ -66,11 +66,17 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_choices": forms.clock_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
-        # « avec ma pareja »: offered to a player not seated (one query, for them only).
-        "my_pairs": _pairs.player_pairs(user) if _pairs and salle.my_seat is None else [],
+        # « avec ma pareja », and the pair proposals to answer: for a player not seated (one
+        # query, for them only).
+        **_pair_forms(user, salle.my_seat),
         "my_pair_name": _my_pair_name(salle.my_seat, pairs),
         **friends_context(user, salle.my_table, [my_table, *tables]),
     }
+
+
+def _pair_forms(user, my_seat) -> dict:
+    formed, waiting = _pairs.salle_pairs(user) if _pairs and my_seat is None else ([], [])
+    return {"my_pairs": formed, "pair_proposals": waiting}
 
 
 def _my_pair_name(my_seat, pairs: dict) -> str | None:

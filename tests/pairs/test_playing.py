@@ -150,6 +150,15 @@ def test_the_seated_pairs_cost_one_query_whatever_the_tables(
     assert html.count('class="pair-badge"') == 5
 
 
+def test_the_salle_says_a_proposal_waits_for_an_answer(login, ane, bixente):
+    services.pair_propose(user=ane, partner_name="bixente", name="Los Txapelas")
+    html = login(bixente).get(reverse("games:salle")).content.decode()
+    assert "ane vous propose la pareja « Los Txapelas »." in html
+    assert f'<a href="{reverse("pairs:mine")}">Répondre</a>' in html
+    assert "Jouer maintenant à deux" not in html  # not formed yet
+    assert "vous propose" not in login(ane).get(reverse("games:salle")).content.decode()
+
+
 def test_the_table_form_with_ones_pareja_through_the_view(login, ane, bixente):
     pair = form_pair(ane, bixente)
     answer = login(ane).post(
