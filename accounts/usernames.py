@@ -90,21 +90,13 @@ def skeleton_expression():
 
 def validate_new(name: str) -> None:
     """Raise a French ValidationError unless `name` may be taken by a new user."""
-    scripts, marks = set(), False
-    for char in name:
-        category = unicodedata.category(char)
-        if char in ALLOWED_SIGNS:
-            continue
-        if category.startswith("L"):
-            scripts.add(_script(char))
-        elif category in ("Mn", "Mc"):
-            marks = True
-        else:
-            raise ValidationError(
-                _("Un nom de joueur ne peut contenir que des lettres, des chiffres et . _ -"),
-                code="username_characters",
-            )
-    if not _one_script(scripts) or (marks and scripts & SCRIPTS_WITHOUT_MARKS):
+    problem = letters_problem(name)
+    if problem == "characters":
+        raise ValidationError(
+            _("Un nom de joueur ne peut contenir que des lettres, des chiffres et . _ -"),
+            code="username_characters",
+        )
+    if problem == "mixed_scripts":
         raise ValidationError(
             _("Un nom de joueur s’écrit avec les lettres d’un seul alphabet."),
             code="username_mixed_scripts",
@@ -158,6 +150,27 @@ def robot_accounts_create(users) -> list:
             robot.save()
             created.append(robot)
     return created
+
+
+def letters_problem(name: str, signs: frozenset[str] = ALLOWED_SIGNS) -> str | None:
+    """What is wrong with the characters of `name` under TR39's rules, or None: "characters"
+    (a symbol, a space or an invisible character not in `signs`), "mixed_scripts" (letters of
+    two alphabets, or a combining mark on Latin, Greek or Cyrillic). The pairs' names use it
+    with a few more signs (pairs.names)."""
+    scripts, marks = set(), False
+    for char in name:
+        category = unicodedata.category(char)
+        if char in signs:
+            continue
+        if category.startswith("L"):
+            scripts.add(_script(char))
+        elif category in ("Mn", "Mc"):
+            marks = True
+        else:
+            return "characters"
+    if not _one_script(scripts) or (marks and scripts & SCRIPTS_WITHOUT_MARKS):
+        return "mixed_scripts"
+    return None
 
 
 def _script(letter: str) -> str:

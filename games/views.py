@@ -105,7 +105,7 @@ def table_start(request, table_id):
         table = salle_service.table_start(user=request.user, table_id=table_id)
     except SalleError as error:
         messages.error(request, error.message)
-        return _salle_response(request)
+        return salle_response(request)
     if request.htmx:
         return HttpResponseClientRedirect(table.get_absolute_url())
     return redirect(table.get_absolute_url())
@@ -148,7 +148,7 @@ def practice_table(request):
         )
     except SalleError as error:
         messages.error(request, error.message)
-        return _salle_response(request)
+        return salle_response(request)
     if request.htmx:
         return HttpResponseClientRedirect(table.get_absolute_url())
     return redirect(table.get_absolute_url())
@@ -217,10 +217,10 @@ def _act(request, service, *, opening=False, **kwargs):
         service(user=request.user, **kwargs)
     except SalleError as error:
         messages.error(request, error.message)
-    return _salle_response(request)
+    return salle_response(request)
 
 
-def _salle_response(request):
+def salle_response(request):
     """htmx: the fresh #salle fragment plus the messages out of band; otherwise the salle page.
     Either shows the page of tables the form was on (its ?page=)."""
     page = _page(request)
@@ -337,7 +337,7 @@ def play_now(request):
             _("Vous êtes à la table %(table)s. %(wait)s")
             % {"table": seat.table_id, "wait": fragments.usual_wait_text(seat.table.kings)},
         )
-    return _salle_response(request)
+    return salle_response(request)
 
 
 @require_POST
@@ -353,7 +353,7 @@ def fill_with_robots(request, table_id):
         messages.error(request, error.message)
     else:
         messages.success(request, _("La table est complétée avec des robots."))
-    return _salle_response(request)
+    return salle_response(request)
 
 
 @require_POST

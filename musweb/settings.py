@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games.apps.GamesConfig",
+    "pairs.apps.PairsConfig",
     "moderation",
     "records.apps.RecordsConfig",
 ]

@@ -66,6 +66,7 @@ urlpatterns = [
     path("regles/", games_views.rules, name="rules"),
     path("comptes/", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("pairs.urls")),
     path("", include("records.urls")),
     path("admin/", admin.site.urls),
 ]

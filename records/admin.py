@@ -5,7 +5,7 @@ which rebuilds the ratings without it."""
 
 from django.contrib import admin
 
-from records.models import Rating, RatingChange, RatingVoid
+from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -39,3 +39,17 @@ class RatingVoidAdmin(ReadOnly):
 
     list_display = ["game", "at"]
     list_select_related = ["game"]
+
+
+@admin.register(PairRating)
+class PairRatingAdmin(ReadOnly):
+    list_display = ["pair", "points", "parties", "mu", "sigma", "updated"]
+    search_fields = ["pair__name"]
+    ordering = ["-points"]
+
+
+@admin.register(PairRatingChange)
+class PairRatingChangeAdmin(ReadOnly):
+    list_display = ["game", "pair", "won", "points_before", "points", "at"]
+    search_fields = ["pair__name"]
+    list_select_related = ["pair", "game"]

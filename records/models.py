@@ -8,7 +8,39 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
-class Rating(models.Model):
+class Skill(models.Model):
+    """A current rating (openskill's Plackett-Luce: mean `mu`, uncertainty `sigma`) after
+    `parties` rated parties: a player's (Rating) or a pareja's (PairRating)."""
+
+    mu = models.FloatField(_("niveau estimé"))
+    sigma = models.FloatField(_("incertitude"))
+    # The rating shown (records.rating.points), kept to sort the classement by it.
+    points = models.IntegerField(_("classement"))
+    parties = models.PositiveIntegerField(_("parties classées"), default=0)
+    updated = models.DateTimeField(_("modifié le"))
+
+    class Meta:
+        abstract = True
+
+
+class SkillChange(models.Model):
+    """What one rated partie did to one rating: a player's (RatingChange) or a pareja's
+    (PairRatingChange)."""
+
+    at = models.DateTimeField(_("le"))
+    won = models.BooleanField(_("gagnée"))
+    mu_before = models.FloatField(_("niveau avant"))
+    sigma_before = models.FloatField(_("incertitude avant"))
+    mu = models.FloatField(_("niveau après"))
+    sigma = models.FloatField(_("incertitude après"))
+    points_before = models.IntegerField(_("classement avant"))
+    points = models.IntegerField(_("classement après"))
+
+    class Meta:
+        abstract = True
+
+
+class Rating(Skill):
     """A player's current rating (openskill's Plackett-Luce: mean `mu`, uncertainty `sigma`)
     after `parties` rated parties. No row: never rated (the model's starting values)."""
 
@@ -19,12 +51,6 @@ class Rating(models.Model):
         related_name="rating",
         verbose_name=_("joueur"),
     )
-    mu = models.FloatField(_("niveau estimé"))
-    sigma = models.FloatField(_("incertitude"))
-    # The rating shown (records.rating.points), kept to sort the classement by it.
-    points = models.IntegerField(_("classement"))
-    parties = models.PositiveIntegerField(_("parties classées"), default=0)
-    updated = models.DateTimeField(_("modifié le"))
 
     class Meta:
         verbose_name = _("classement d’un joueur")
@@ -35,7 +61,7 @@ class Rating(models.Model):
         return f"{self.user} · {self.points}"
 
 
-class RatingChange(models.Model):
+class RatingChange(SkillChange):
     """What one rated partie did to one player's rating: the history the profile charts. One
     row per (partie, player): the unique constraint is the "exactly once"."""
 
@@ -51,14 +77,6 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         verbose_name=_("joueur"),
     )
-    at = models.DateTimeField(_("le"))
-    won = models.BooleanField(_("gagnée"))
-    mu_before = models.FloatField(_("niveau avant"))
-    sigma_before = models.FloatField(_("incertitude avant"))
-    mu = models.FloatField(_("niveau après"))
-    sigma = models.FloatField(_("incertitude après"))
-    points_before = models.IntegerField(_("classement avant"))
-    points = models.IntegerField(_("classement après"))
 
     class Meta:
         verbose_name = _("évolution du classement")
@@ -120,3 +138,53 @@ class PlayerTally(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.ended} / {self.abandoned}"
+
+
+class PairRating(Skill):
+    """A pareja's current rating, the pair as its own entity (records.services: moved only by
+    rated parties where its two members sat as partners while it was formed)."""
+
+    pair = models.OneToOneField(
+        "pairs.Pair",
+        on_delete=models.PROTECT,
+        primary_key=True,
+        related_name="rating",
+        verbose_name=_("pareja"),
+    )
+
+    class Meta:
+        verbose_name = _("classement d’une pareja")
+        verbose_name_plural = _("classements des parejas")
+        indexes = [models.Index(fields=["-points"], name="pairrating_points_idx")]
+
+    def __str__(self):
+        return f"{self.pair} · {self.points}"
+
+
+class PairRatingChange(SkillChange):
+    """What one rated partie did to one pareja's rating; unique per (partie, pair)."""
+
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        related_name="pair_rating_changes",
+        verbose_name=_("partie"),
+    )
+    pair = models.ForeignKey(
+        "pairs.Pair",
+        on_delete=models.PROTECT,
+        related_name="rating_changes",
+        verbose_name=_("pareja"),
+    )
+
+    class Meta:
+        verbose_name = _("évolution du classement d’une pareja")
+        verbose_name_plural = _("évolutions du classement des parejas")
+        ordering = ["at", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "pair"], name="pairratingchange_once"),
+        ]
+        indexes = [models.Index(fields=["pair", "at"], name="pairratingchange_pair_at_idx")]
+
+    def __str__(self):
+        return f"{self.pair} · partie {self.game_id} · {self.points_before} → {self.points}"

@@ -41,3 +41,19 @@ def after_partie(skills: list[Skill], winning_team: int) -> list[Skill]:
     ranks = [0, 1] if winning_team == 0 else [1, 0]
     (a, c), (b, d) = model().rate(teams, ranks=ranks)
     return [(r.mu, r.sigma) for r in (a, b, c, d)]
+
+
+def team_of_two(first: Skill, second: Skill) -> Skill:
+    """Two players who are not a pair, as one opponent of a pair: the mean of their levels
+    and of their variances (a pair is rated as one entity, on the players' scale)."""
+    (mu_a, sigma_a), (mu_b, sigma_b) = first, second
+    return (mu_a + mu_b) / 2, ((sigma_a**2 + sigma_b**2) / 2) ** 0.5
+
+
+def after_match(first: Skill, second: Skill, first_won: bool) -> tuple[Skill, Skill]:
+    """Two entities (pairs, or a pair and team_of_two) after one partie between them."""
+    a = model().rating(mu=first[0], sigma=first[1])
+    b = model().rating(mu=second[0], sigma=second[1])
+    ranks = [0, 1] if first_won else [1, 0]
+    [[a2], [b2]] = model().rate([[a], [b]], ranks=ranks)
+    return (a2.mu, a2.sigma), (b2.mu, b2.sigma)

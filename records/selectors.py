@@ -9,10 +9,11 @@ from django.db.models.functions import Mod
 from django.utils.translation import gettext as _
 
 from games.engine import team_of
-from games.models import GameSeat, RobotLevel, Table
+from games.models import SEAT_COUNT, GameSeat, RobotLevel, Table
 from games.selectors import ENDED_STATUSES, Completion
+from pairs.models import Pair
 from records import rating
-from records.models import Rating, RatingChange, RatingVoid
+from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
 
 #: Rated parties a player needs to appear in the classement: a rating after one or two
 #: parties says more about luck and partners than about the player.
@@ -219,4 +220,117 @@ def classement(limit: int = CLASSEMENT_SIZE) -> list[Rating]:
         .select_related("user")
         .only("points", "parties", "user__username")
         .order_by("-points", "user__username")[:limit]
+    )
+
+
+# ---------------------------------------------------------------- parejas
+
+
+@dataclass
+class PairPage:
+    """A pareja's page: its record between people while it was formed, its rating, its last
+    parties (PartieLine, as the members' profiles show them)."""
+
+    pair: Pair
+    played: int
+    won: int
+    lost: int
+    cancelled: int
+    training: int
+    points: int | None
+    rated: int
+    history: list[int]
+    last_parties: list[PartieLine]
+
+
+def pair_page(pair: Pair, viewer) -> PairPage:
+    """The page of `pair` as `viewer` sees it, in four queries whatever its history: the
+    first member's seats with the second facing them while the pair was formed, the other
+    seats of those parties, the rating, its history."""
+    facing = GameSeat.objects.filter(
+        game_id=OuterRef("game_id"),
+        user_id=pair.partner_id,
+        number=Mod(OuterRef("number") + 2, SEAT_COUNT),
+    )
+    robot_seat = GameSeat.objects.filter(game_id=OuterRef("game_id"), robot=True)
+    during = {"game__created__gte": pair.accepted_at}
+    if pair.ended_at is not None:
+        during["game__created__lt"] = pair.ended_at
+    seats = list(
+        GameSeat.objects.filter(
+            Exists(facing), user_id=pair.proposer_id, game__status__in=ENDED_STATUSES, **during
+        )
+        .annotate(
+            training=Exists(robot_seat),
+            voided=Exists(RatingVoid.objects.filter(game_id=OuterRef("game_id"))),
+        )
+        .select_related("game")
+        .only("number", "result", "abandoned", "game__kings", "game__status", "game__finished_at")
+        .order_by("-game__finished_at", "-game_id")
+    )
+    seated: dict[int, list[tuple[int, str, int]]] = {}
+    for game_id, number, name, user_id in (
+        GameSeat.objects.filter(game_id__in=[s.game_id for s in seats[:LAST_PARTIES]])
+        .exclude(user_id=pair.proposer_id)
+        .values_list("game_id", "number", "user__username", "user_id")
+    ):
+        seated.setdefault(game_id, []).append((number, name, user_id))
+    people = [s for s in seats if not s.training]
+    current = PairRating.objects.filter(pair=pair).first()
+    history = list(
+        PairRatingChange.objects.filter(pair=pair)
+        .order_by("at", "game_id")
+        .values_list("points", flat=True)
+    )
+    if history:
+        history.insert(0, rating.points(rating.initial()))
+    return PairPage(
+        pair=pair,
+        played=len(people),
+        won=sum(1 for s in people if s.result == GameSeat.Result.WON),
+        lost=sum(1 for s in people if s.result == GameSeat.Result.LOST),
+        cancelled=sum(1 for s in people if s.result == GameSeat.Result.CANCELLED),
+        training=len(seats) - len(people),
+        points=current.points if current else None,
+        rated=current.parties if current else 0,
+        history=history,
+        last_parties=[_line(s, seated, {}, viewer, pair.proposer) for s in seats[:LAST_PARTIES]],
+    )
+
+
+def pair_by_slug(slug: str) -> Pair | None:
+    """The formed or dissolved pareja at /parejas/<slug>/ (a proposal has no page yet)."""
+    return (
+        Pair.objects.filter(slug=slug, status__in=[Pair.Status.ACTIVE, Pair.Status.DISSOLVED])
+        .select_related("proposer", "partner")
+        .first()
+    )
+
+
+def player_pairs(player) -> list[Pair]:
+    """`player`'s formed and dissolved parejas, each with its rating (`rating_points`, None
+    before a rated partie), the formed first: one query."""
+    return list(
+        Pair.objects.filter(
+            Q(proposer=player) | Q(partner=player),
+            status__in=[Pair.Status.ACTIVE, Pair.Status.DISSOLVED],
+        )
+        .select_related("proposer", "partner")
+        .annotate(rating_points=F("rating__points"), rated=F("rating__parties"))
+        .order_by("status", "-accepted_at")
+    )
+
+
+def pair_classement(limit: int = CLASSEMENT_SIZE) -> list[PairRating]:
+    """The formed parejas with at least CLASSEMENT_MIN_PARTIES rated parties whose two members
+    are active, best first: one query."""
+    return list(
+        PairRating.objects.filter(
+            parties__gte=CLASSEMENT_MIN_PARTIES,
+            pair__status=Pair.Status.ACTIVE,
+            pair__proposer__is_active=True,
+            pair__partner__is_active=True,
+        )
+        .select_related("pair__proposer", "pair__partner")
+        .order_by("-points", "pair__name")[:limit]
     )

@@ -17,8 +17,16 @@ from django.db.models import Count, Exists, F, OuterRef, Q, RowRange, Window
 
 from games.engine import team_of
 from games.models import Game, GameSeat
+from pairs.selectors import pairs_at
 from records import rating
-from records.models import PlayerTally, Rating, RatingChange, RatingVoid
+from records.models import (
+    PairRating,
+    PairRatingChange,
+    PlayerTally,
+    Rating,
+    RatingChange,
+    RatingVoid,
+)
 
 _TALLIES = PlayerTally._meta.db_table
 _SEATS = GameSeat._meta.db_table
@@ -100,7 +108,39 @@ def partie_rate(game: Game) -> list[RatingChange]:
     _after_the_last_rated(game, current)
     changes = _apply(game, seats, current)
     Rating.objects.bulk_update(current, ["mu", "sigma", "points", "parties", "updated"])
-    return RatingChange.objects.bulk_create(changes)
+    created = RatingChange.objects.bulk_create(changes)
+    _pairs_rate(game, seats, changes)
+    return created
+
+
+def _pairs_rate(game: Game, seats: list[GameSeat], changes: list[RatingChange]) -> None:
+    """The parejas of the partie's teams (pairs.selectors.pairs_at: one query; none, the
+    usual case, ends here), their PairRating rows created if new and locked in pair order
+    (after the players' rows, as everywhere), moved, and one PairRatingChange each."""
+    teams = pairs_at([(game, seats)]).get(game.pk)
+    if not teams:
+        return
+    mu, sigma = rating.initial()
+    start = rating.points((mu, sigma))
+    PairRating.objects.bulk_create(
+        [
+            PairRating(pair_id=p, mu=mu, sigma=sigma, points=start, updated=game.finished_at)
+            for p in teams.values()
+        ],
+        ignore_conflicts=True,
+    )
+    locked = {
+        r.pair_id: r
+        for r in PairRating.objects.select_for_update()
+        .filter(pair_id__in=teams.values())
+        .order_by("pk")
+    }
+    current = {team: locked[pair_id] for team, pair_id in teams.items()}
+    pair_changes = _apply_pairs(game, changes, current)
+    PairRating.objects.bulk_update(
+        current.values(), ["mu", "sigma", "points", "parties", "updated"]
+    )
+    PairRatingChange.objects.bulk_create(pair_changes)
 
 
 def _after_the_last_rated(game: Game, current: list[Rating]) -> None:
@@ -120,24 +160,49 @@ def _apply(game: Game, seats: list[GameSeat], current: list[Rating]) -> list[Rat
     return the history rows. The one place both the Finisher and the rebuild go through."""
     after = rating.after_partie([(r.mu, r.sigma) for r in current], game.winning_team)
     changes = []
-    for seat, row, (mu, sigma) in zip(seats, current, after, strict=True):
-        change = RatingChange(
-            game_id=game.pk,
-            user_id=seat.user_id,
-            at=game.finished_at,
-            won=team_of(seat.number) == game.winning_team,
-            mu_before=row.mu,
-            sigma_before=row.sigma,
-            points_before=row.points,
-            mu=mu,
-            sigma=sigma,
-            points=rating.points((mu, sigma)),
-        )
-        row.mu, row.sigma, row.points = mu, sigma, change.points
-        row.parties += 1
-        row.updated = game.finished_at
-        changes.append(change)
+    for seat, row, skill in zip(seats, current, after, strict=True):
+        won = team_of(seat.number) == game.winning_team
+        changes.append(_move(row, skill, RatingChange(user_id=seat.user_id), game, won))
     return changes
+
+
+def _move(row, skill: rating.Skill, change, game: Game, won: bool):
+    """Fill the history row `change` of one rating `row` (a Rating or a PairRating) moved to
+    `skill` by `game`, and move the row, in memory; returns the change."""
+    mu, sigma = skill
+    change.game_id, change.at, change.won = game.pk, game.finished_at, won
+    change.mu_before, change.sigma_before, change.points_before = row.mu, row.sigma, row.points
+    change.mu, change.sigma, change.points = mu, sigma, rating.points(skill)
+    row.mu, row.sigma, row.points = mu, sigma, change.points
+    row.parties += 1
+    row.updated = game.finished_at
+    return change
+
+
+def _apply_pairs(
+    game: Game, changes: list[RatingChange], current: dict[int, PairRating]
+) -> list[PairRatingChange]:
+    """Move the `current` pair ratings ({team: PairRating}) by the partie's result, in memory,
+    and return their history rows. A pair meets the other team as one entity: the other pair
+    (both move), or its two players as openskill's team_of_two of their ratings before the
+    partie (`changes`, in seat order), who do not move here. Shared by the Finisher and the
+    rebuild, like `_apply`."""
+    before = [(c.mu_before, c.sigma_before) for c in changes]
+    skills = {team: (r.mu, r.sigma) for team, r in current.items()}
+    if len(skills) == 2:  # two parejas face each other: both move, together
+        first, second = rating.after_match(skills[0], skills[1], game.winning_team == 0)
+        after = {0: first, 1: second}
+    else:
+        [(team, mine)] = skills.items()
+        other = 1 - team
+        opponent = rating.team_of_two(before[other], before[other + 2])
+        after = {team: rating.after_match(mine, opponent, game.winning_team == team)[0]}
+    return [
+        _move(
+            row, after[team], PairRatingChange(pair_id=row.pair_id), game, game.winning_team == team
+        )
+        for team, row in sorted(current.items())
+    ]
 
 
 def ratings_rebuild(*, since: Game | None = None) -> int:
@@ -153,15 +218,19 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
     order, which gives exactly a full rebuild's numbers for the cost of the later parties."""
     with transaction.atomic():
         with connection.cursor() as cursor:
+            tables = (Rating, RatingChange, PairRating, PairRatingChange)
             cursor.execute(
-                f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table} "
-                "IN EXCLUSIVE MODE"
+                f"LOCK TABLE {', '.join(m._meta.db_table for m in tables)} IN EXCLUSIVE MODE"
             )
         if since is None:
+            PairRatingChange.objects.all().delete()
+            PairRating.objects.all().delete()
             RatingChange.objects.all().delete()
             Rating.objects.all().delete()
             parties = _rated_parties(Q())
             ratings: dict[int, Rating] = {}
+            teams = pairs_at(parties)
+            pair_ratings: dict[int, PairRating] = {}
         else:
             if since.finished_at is None:
                 raise ValueError("only a finished partie is a point to replay from")
@@ -170,9 +239,13 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
                 | Q(finished_at=since.finished_at, pk__gte=since.pk)
             )
             ratings = _ratings_before(since, parties)
-        changes = _replay(parties, ratings)
+            teams = pairs_at(parties)
+            pair_ratings = _pair_ratings_before(since, teams)
+        changes, pair_changes = _replay(parties, ratings, teams, pair_ratings)
         Rating.objects.bulk_create(ratings.values(), batch_size=1000)
         RatingChange.objects.bulk_create(changes, batch_size=1000)
+        PairRating.objects.bulk_create(pair_ratings.values(), batch_size=1000)
+        PairRatingChange.objects.bulk_create(pair_changes, batch_size=1000)
     return len(parties)
 
 
@@ -184,7 +257,7 @@ def _rated_parties(ended: Q) -> list[tuple[Game, list[GameSeat]]]:
         .exclude(pk__in=RatingVoid.objects.values("game_id"))
         .order_by("finished_at", "pk")
         # What is_rated and _apply read: not the engine state, a JSON document per partie.
-        .only("status", "winning_team", "finished_at")
+        .only("status", "winning_team", "finished_at", "created")
     )
     seats_by_game: dict[int, list[GameSeat]] = {}
     for seat in GameSeat.objects.filter(game__in=games).order_by("game_id", "number"):
@@ -199,30 +272,55 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
     (unsaved), from their last earlier change. A player with none is left out: the replay
     starts them as a newcomer, and one the replay does not meet ends with no Rating row, as
     after a full rebuild."""
-    # RatingChange.at is its partie's finished_at, so (at, game_id) orders it like the parties.
-    later = Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+    later = _from(since)
     later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
     affected = set(later_players.distinct())
     affected.update(seat.user_id for _game, seats in parties for seat in seats)
+    return _standing_before(RatingChange, Rating, "user_id", affected, later)
+
+
+def _pair_ratings_before(since: Game, teams: dict[int, dict[int, int]]) -> dict[int, PairRating]:
+    """`_ratings_before` for the parejas: their changes from `since` on deleted, and the
+    ratings of the pairs those or the later parties (`teams`) touch, as they stood before."""
+    later = _from(since)
+    affected = set(
+        PairRatingChange.objects.filter(later).order_by().values_list("pair_id", flat=True)
+    )
+    affected.update(pair_id for by_team in teams.values() for pair_id in by_team.values())
+    if not affected:
+        return {}
+    return _standing_before(PairRatingChange, PairRating, "pair_id", affected, later)
+
+
+def _from(since: Game) -> Q:
+    """The rating changes from `since` on: `at` is its partie's finished_at, so (at, game_id)
+    orders them like the parties."""
+    return Q(at__gt=since.finished_at) | Q(at=since.finished_at, game_id__gte=since.pk)
+
+
+def _standing_before(change_model, rating_model, key: str, affected: set[int], later: Q) -> dict:
+    """The `affected` ratings ({`key` value: unsaved rating_model row}) as their last change
+    not in `later` left them, with the count of their earlier changes; then the `later`
+    changes and the `affected` ratings deleted."""
     newest_first = [F("at").desc(), F("game_id").desc()]
     last_earlier = (
-        RatingChange.objects.filter(user_id__in=affected)
+        change_model.objects.filter(**{f"{key}__in": affected})
         .exclude(later)
         # The whole partition counted, in the DISTINCT ON's order: one sort for both.
         .annotate(
             earlier=Window(
                 Count("pk"),
-                partition_by=[F("user_id")],
+                partition_by=[F(key)],
                 order_by=newest_first,
                 frame=RowRange(start=None, end=None),
             )
         )
-        .order_by("user_id", *newest_first)
-        .distinct("user_id")
+        .order_by(key, *newest_first)
+        .distinct(key)
     )
     ratings = {
-        change.user_id: Rating(
-            user_id=change.user_id,
+        getattr(change, key): rating_model(
+            **{key: getattr(change, key)},
             mu=change.mu,
             sigma=change.sigma,
             points=change.points,
@@ -231,19 +329,24 @@ def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> 
         )
         for change in last_earlier
     }
-    RatingChange.objects.filter(later).delete()
-    Rating.objects.filter(user_id__in=affected).delete()
+    change_model.objects.filter(later).delete()
+    rating_model.objects.filter(**{f"{key}__in": affected}).delete()
     return ratings
 
 
 def _replay(
-    parties: list[tuple[Game, list[GameSeat]]], ratings: dict[int, Rating]
-) -> list[RatingChange]:
+    parties: list[tuple[Game, list[GameSeat]]],
+    ratings: dict[int, Rating],
+    teams: dict[int, dict[int, int]],
+    pair_ratings: dict[int, PairRating],
+) -> tuple[list[RatingChange], list[PairRatingChange]]:
     """Rate `parties` in order on top of `ratings` (by user id, moved in memory; a player not
-    there starts as a newcomer and is added) and return the history rows."""
+    there starts as a newcomer and is added) and of `pair_ratings` (by pair id, the same) for
+    the parejas of `teams`; return the history rows of both."""
     mu, sigma = rating.initial()
     start = rating.points((mu, sigma))
     changes: list[RatingChange] = []
+    pair_changes: list[PairRatingChange] = []
     for game, seats in parties:
         current = [
             ratings.setdefault(
@@ -251,5 +354,15 @@ def _replay(
             )
             for s in seats
         ]
-        changes += _apply(game, seats, current)
-    return changes
+        moved = _apply(game, seats, current)
+        changes += moved
+        paired = teams.get(game.pk)
+        if paired:
+            current_pairs = {
+                team: pair_ratings.setdefault(
+                    p, PairRating(pair_id=p, mu=mu, sigma=sigma, points=start, parties=0)
+                )
+                for team, p in paired.items()
+            }
+            pair_changes += _apply_pairs(game, moved, current_pairs)
+    return changes, pair_changes

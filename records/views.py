@@ -53,7 +53,38 @@ def profile(request, name):
     return render(
         request,
         "records/profile.html",
-        {"profile": found, "chart": chart.rating_chart(found.history)},
+        {
+            "profile": found,
+            "chart": chart.rating_chart(found.history),
+            "pairs": selectors.player_pairs(player),
+        },
+    )
+
+
+@require_GET
+def pair(request, slug):
+    """A pareja's page: its members, record, rating and last parties, for every player."""
+    found = selectors.pair_by_slug(slug)
+    if found is None:
+        raise Http404
+    page = selectors.pair_page(found, request.user)
+    return render(
+        request,
+        "records/pair.html",
+        {
+            "page": page,
+            "chart": chart.rating_chart(page.history),
+            "member": request.user.pk in found.member_ids(),
+        },
+    )
+
+
+@require_GET
+def pair_classement(request):
+    return render(
+        request,
+        "records/pair_classement.html",
+        {"ratings": selectors.pair_classement(), "minimum": selectors.CLASSEMENT_MIN_PARTIES},
     )
 
 

@@ -12,7 +12,17 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "records", "moderation", "accounts", "musweb", "core", "deploy", "bench")
+PACKAGES = (
+    "games",
+    "pairs",
+    "records",
+    "moderation",
+    "accounts",
+    "musweb",
+    "core",
+    "deploy",
+    "bench",
+)
 
 
 def module_name(path: Path) -> str:

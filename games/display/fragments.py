@@ -4,6 +4,7 @@ consumers (WebSocket)."""
 import time
 from collections.abc import Collection
 from dataclasses import replace
+from typing import Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -19,6 +20,23 @@ from games.models import Game, RobotLevel, Table
 from games.services import pending_shuffle
 
 
+class PairsReader(Protocol):
+    """What the salle reads of the parejas (pairs.selectors, registered by the pairs app when
+    it loads: games never imports the apps built on it)."""
+
+    def seated_pair_names(self, tables) -> dict[tuple[int, int], str]: ...
+
+    def salle_pairs(self, user) -> tuple[list, list]: ...
+
+
+_pairs: PairsReader | None = None
+
+
+def register_pairs(reader: PairsReader) -> None:
+    global _pairs
+    _pairs = reader
+
+
 def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     """The salle as one player sees it: their own table first, then one page of the other open
     tables (selectors.SALLE_PAGE_SIZE), and the number of parties in play. Bounded: the same
@@ -30,8 +48,9 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     known = {}
     if reputations is not None:
         known = reputations({s.user_id for t in shown for s in t.seats.all()})
-    my_table = _table_item(salle.my_table, known) if salle.my_table is not None else None
-    tables = [_table_item(t, known) for t in salle.tables]
+    pairs = _pairs.seated_pair_names(shown) if _pairs is not None else {}
+    my_table = _table_item(salle.my_table, known, pairs) if salle.my_table is not None else None
+    tables = [_table_item(t, known, pairs) for t in salle.tables]
     return {
         "my_seat": salle.my_seat,
         "my_table": my_table,
@@ -52,11 +71,27 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "clock_choices": forms.clock_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
+        # « avec ma pareja », and the pair proposals to answer: for a player not seated (one
+        # query, for them only).
+        **_pair_forms(user, salle.my_seat),
+        "my_pair_name": _my_pair_name(salle.my_seat, pairs),
         **friends_context(user, salle.my_table, [my_table, *tables]),
         # The forms that may open a table show its commitment before the seed is given.
         "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
         **waiting_context(salle.my_seat, my_table),
     }
+
+
+def _pair_forms(user, my_seat) -> dict:
+    formed, waiting = _pairs.salle_pairs(user) if _pairs and my_seat is None else ([], [])
+    return {"my_pairs": formed, "pair_proposals": waiting}
+
+
+def _my_pair_name(my_seat, pairs: dict) -> str | None:
+    """The pareja the player sits in as a partner at their table, if any."""
+    if my_seat is None:
+        return None
+    return pairs.get((my_seat.table_id, my_seat.number % 2))
 
 
 def friends_context(user, my_table: Table | None, items) -> dict:
@@ -138,9 +173,10 @@ def rules_context() -> dict:
     }
 
 
-def _table_item(table: Table, reputations: dict | None = None) -> dict:
-    """One table card of the salle: its seats (with each player's reputation, if known), and
-    how many are taken (the start is offered only to a full table's host)."""
+def _table_item(table: Table, reputations: dict | None = None, pairs: dict | None = None) -> dict:
+    """One table card of the salle: its seats (with each player's reputation, if known), the
+    parejas seated as partners ([(team, name)]), and how many seats are taken (the start is
+    offered only to a full table's host)."""
     seats = selectors.seat_views(table)
     if reputations:
         seats = [replace(s, reputation=reputations.get(getattr(s.user, "pk", None))) for s in seats]
@@ -154,6 +190,9 @@ def _table_item(table: Table, reputations: dict | None = None) -> dict:
         "seated": seated,
         "missing": missing,
         "full": not missing,
+        "pairs": [
+            (team, name) for (pk, team), name in sorted((pairs or {}).items()) if pk == table.pk
+        ],
     }
 
 

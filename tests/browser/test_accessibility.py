@@ -3,6 +3,8 @@ run time) finds no serious or critical violation on any page, at phone and deskt
 public pages, the salle, the table in every phase, the admin. And the table has ONE persistent
 live region that announces the turn, each public word and each lance result after a push."""
 
+import os
+
 import pytest
 from playwright.sync_api import expect
 
@@ -281,3 +283,46 @@ def test_the_first_minute_pages(cast, page_for, start_cast_table, in_thread, set
             expect(page.locator(".tseat__misses")).to_be_visible()
         problems += axe_problems(page, name)
     assert_clean(problems)
+
+
+def test_the_parejas_pages(cast, page_for, in_thread):
+    """« Mes parejas » with a proposal to answer, a pareja's page with its rated parties, the
+    classement des parejas with it, a profile listing pairs, the salle's pair forms and a
+    seated pair."""
+    from pairs import services as pairs
+    from tests.pairs.helpers import form_pair
+    from tests.records.helpers import play_out, start
+
+    ane, bixente, camille, dani = cast
+    pair = in_thread(form_pair, ane, camille)
+    in_thread(pairs.pair_propose, user=dani, partner_name="ane", name="Hegoak")
+    for seed in range(1, 6):
+        in_thread(lambda seed=seed: play_out(start(cast), seed))
+    page = page_for(ane)
+    problems = []
+    for name, url in [
+        ("mes parejas", "/mes-parejas/"),
+        ("pareja", pair.get_absolute_url()),
+        ("classement des parejas", "/classement/parejas/"),
+        ("profil avec parejas", "/joueurs/camille/"),
+        ("salle avec pareja", "/salle/"),
+    ]:
+        page.goto(url)
+        problems += axe_problems(page, name)
+        keep_shots(page, name)
+    expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
+    page.get_by_role("button", name="À deux · Mus · 4 rois").click()
+    expect(page.locator("#salle .my-seat")).to_contain_text("Vous jouez en pareja")
+    problems += axe_problems(page, "salle, pareja assise")
+    assert_clean(problems)
+
+
+def keep_shots(page, name: str) -> None:
+    """SHOTS_DIR=/some/dir keeps the page at both widths, to look at."""
+    folder = os.environ.get("SHOTS_DIR")
+    if not folder:
+        return
+    os.makedirs(folder, exist_ok=True)
+    for width, height in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{folder}/{name.replace(' ', '-')}-{width}.png", full_page=True)

@@ -258,8 +258,9 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     revanche panel's look for an offer and the commitment its offer form shows (the actor's
     next table's, drawn: a SELECT and an INSERT), then the records
     (records.services.partie_rate): the four ratings created if new, locked, updated, and
-    their four history rows in one INSERT, and the four players' tallies in one upsert
-    (records.services.partie_tally): 16."""
+    their four history rows in one INSERT, the four players' tallies in one upsert
+    (records.services.partie_tally), and the look for the teams' parejas
+    (pairs.selectors.pairs_at; none here): 17."""
     game = start_game(full_table, first_mano=0)
     counts = []  # (hand number, queries, finished)
 
@@ -279,4 +280,4 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     finishing = [n for _, n, finished in counts if finished]
     print(f"\nSQL queries per decision: {sorted(set(ordinary))}, finishing one: {finishing}")
     assert ordinary == [5] + [4] * (len(ordinary) - 1)  # from the first hand to the last
-    assert finishing == [16]
+    assert finishing == [17]

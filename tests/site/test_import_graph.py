@@ -59,8 +59,8 @@ def test_every_package_of_the_checkout_is_read():
 
 
 #: Each app may import the ones before it, never one after: records is built on games (it
-#: listens to games.signals), moderation on both.
-APP_ORDER = ("games", "records", "moderation")
+#: listens to games.signals), pairs between them, moderation on all.
+APP_ORDER = ("games", "pairs", "records", "moderation")
 
 
 def test_the_apps_import_in_one_order():
@@ -94,3 +94,18 @@ def test_no_import_inside_a_function_reaches_another_package():
         and not module.startswith("bench.")
     ]
     assert hidden == []
+
+
+def test_the_parejas_sit_between_games_and_records():
+    """pairs builds on games (the salle reads it through games.display.fragments.register_pairs)
+    and records on pairs (the pairs' ratings): games never imports pairs, pairs never imports
+    records or moderation."""
+    script = load_script()
+    graph = script.import_graph()
+    assert "pairs.services" in graph and "records.services" in graph
+    for module, targets in graph.items():
+        if module.split(".")[0] == "games":
+            assert not {t for t in targets if t.startswith("pairs")}, module
+        if module.split(".")[0] == "pairs":
+            above = {t for t in targets if t.split(".")[0] in ("records", "moderation")}
+            assert not above, (module, above)
