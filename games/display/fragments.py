@@ -91,7 +91,7 @@ def _my_pair_name(my_seat, pairs: dict) -> str | None:
     """The pareja the player sits in as a partner at their table, if any."""
     if my_seat is None:
         return None
-    return pairs.get((my_seat.table_id, my_seat.number % 2))
+    return pairs.get((my_seat.table_id, team_of(my_seat.number)))
 
 
 def friends_context(user, my_table: Table | None, items) -> dict:

@@ -48,6 +48,7 @@ REPLACED = gettext_lazy(
     "Cette page a été ouverte ailleurs (un autre onglet ou appareil) : elle n’est plus à jour."
 )
 SESSION_ENDED = gettext_lazy("Votre session a pris fin.")
+TOO_FAST = gettext_lazy("Trop de décisions.")
 REVANCHE_STARTED = gettext_lazy("La revanche commence !")
 # A page asks for a salle render ({"type": "salle.page"}) once per Tables précédentes /
 # suivantes link; past this, per user, the page is noted but no render is forced.
@@ -456,7 +457,7 @@ class TableConsumer(UserSocket):
                 self.table_id,
                 self.refusals,
             )
-            await self.end(TOO_FAST_CLOSE_CODE, "Trop de décisions.")
+            await self.end(TOO_FAST_CLOSE_CODE, str(TOO_FAST))
         if not sent:
             async with self.send_lock:
                 await self.send(text_data=decisions.too_fast_answer().html)

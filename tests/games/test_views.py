@@ -385,8 +385,9 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
         salle.seat_take(user=bixente, table_id=tables[0].pk, number=1)
     fragments.salle_fragment(bixente)  # a watcher's next commitment is drawn once
     # the seat (with its table and host), the counts, one page of tables, their seats, the
-    # friends among the seated players; a watcher's next table's commitment and parejas
-    with django_assert_num_queries(5 if seated else 6):
+    # friends among the seated players; a watcher's next table's commitment and parejas, a
+    # seated player's usual wait (the last started tables)
+    with django_assert_num_queries(6 if seated else 7):
         html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
@@ -401,5 +402,5 @@ def test_the_salle_page_link_costs_the_same_queries_whatever_the_tables(
     client.get(reverse("games:salle"))  # bixente's next commitment is drawn once
     # the session and the user, then the salle's five, the names' reputations, the next
     # table's commitment, the watcher's parejas (« avec ma pareja »)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(10):
         client.get(reverse("games:salle"), {"page": "2"}, headers=HTMX)

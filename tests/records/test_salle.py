@@ -42,7 +42,7 @@ def test_the_names_reputations_cost_one_query_whatever_the_tables(
     fragments.salle_fragment(ane, reputations=reputations)  # draws ane's next commitment
     # the salle's four, the friends, the names' reputations, the next table's commitment, the
     # player's parejas (« avec ma pareja »: the player is not seated)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         html, _page = fragments.salle_fragment(ane, reputations=reputations)
     assert html.count('class="reputation"') == 6
 
