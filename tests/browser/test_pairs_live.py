@@ -77,8 +77,9 @@ def test_a_table_opened_with_ones_pareja_from_the_salle(
     page = page_for(ane)
     page.goto("/salle/")
     expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
-    page.check("input[name=kings][value='8']")
-    page.get_by_role("button", name="Ouvrir la table avec ma pareja « Los Txapelas »").click()
+    with_pair = page.get_by_role("button", name="Ouvrir la table avec ma pareja « Los Txapelas »")
+    page.locator("form", has=with_pair).locator("input[name=kings][value='8']").check()
+    with_pair.click()
     expect(page.locator("#salle .my-seat")).to_contain_text("Vous jouez en pareja")
     expect(page.locator(".my-table .modality")).to_have_text("Mus · 8 rois")
     seats = {s.number: s.user.username for s in Seat.objects.select_related("user")}

@@ -94,8 +94,10 @@ def test_all_four_see_the_clock_count_down_then_the_decision_made_for_the_late_p
     # The decision time spent, the reserve runs and its last seconds are marked, for all four.
     for page in pages:
         running = page.locator("#table-seats .tclock--running")
-        expect(running).to_have_class(re.compile(r"\btclock--reserve\b"))
-        expect(running).to_have_class(re.compile(r"\btclock--urgent\b"))
+        # the turn's seconds first: waited for, however long the turn is
+        reserve_in_ms = (CLOCK_TURN_SECONDS + 2) * 1000
+        expect(running).to_have_class(re.compile(r"\btclock--reserve\b"), timeout=reserve_in_ms)
+        expect(running).to_have_class(re.compile(r"\btclock--urgent\b"), timeout=reserve_in_ms)
         expect(running.locator("[data-clock-urgent]")).to_be_visible()
         expect(running.locator("[data-clock-urgent]")).to_have_text("dernières secondes !")
 
