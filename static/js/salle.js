@@ -36,6 +36,21 @@
     var redirect = event.detail.message.indexOf("data-redirect") >= 0;
     if (found && !redirect && Number(found[1]) < told) { event.preventDefault(); }
   });
+  // A push re-renders the salle whole: a level chosen in a select (« Niveau des robots »)
+  // stays chosen, by the select's id.
+  var chosen = {};
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    chosen = {};
+    document.querySelectorAll("#salle select[id]").forEach(function (select) {
+      chosen[select.id] = select.value;
+    });
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    Object.keys(chosen).forEach(function (id) {
+      var select = document.getElementById(id);
+      if (select && select.querySelector('option[value="' + chosen[id] + '"]')) { select.value = chosen[id]; }
+    });
+  });
   // The host of a full table sees it in the tab's title too (« ● Table complète »), from
   // #salle's data-title-cue, which every push renders afresh.
   function showTitleCue() {

@@ -55,6 +55,23 @@ def test_the_host_places_and_takes_back_a_robot(transactional_db, ane, page_for)
     expect(page.get_by_role("button", name="Placer un robot à la place 2")).to_be_visible()
 
 
+def test_a_chosen_level_stays_chosen_when_a_push_redraws_the_salle(
+    transactional_db, ane, bixente, page_for, in_thread
+):
+    from games.services import salle
+
+    page = page_for(ane)
+    page.goto("/salle/")
+    expect(page.locator("#salle")).to_have_attribute("data-pushed", "1")
+    page.get_by_role("button", name="Ouvrir la table").click()
+    level = page.get_by_label("Niveau du robot à la place 2")
+    level.select_option(label="Débutant")
+    table = Table.objects.get(host=ane)
+    in_thread(salle.seat_take, user=bixente, table_id=table.pk, number=3)  # a push to ane
+    expect(page.locator(".my-table .seat[data-seat='3'] .player")).to_contain_text("bixente")
+    expect(page.get_by_label("Niveau du robot à la place 2")).to_have_value("debutant")
+
+
 @pytest.fixture
 def robot_worker(clock_worker):
     if clock_worker.worker is None:
