@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.translations import gettext, in_language, ngettext
 from games.engine import ActionType, Lance, Outcome, Phase, Word
+from games.engine.types import LanceRecord
 
 RANK_NAMES: dict[int, str] = {
     1: _("As"),
@@ -220,3 +221,12 @@ def illegal_message(code: str | None, params: dict[str, object] | None = None) -
 def points(n: int) -> str:
     # French says "0 point": the source language's singular covers 0 and 1.
     return ngettext("%(n)s point", "%(n)s points", max(n, 1)) % {"n": n}
+
+
+def ordago_win(lances: list[LanceRecord]) -> str:
+    """How a partie ended by a held órdago was won, said beside its score: the score alone is
+    below 40 and would read as a partie won at, say, 0 – 0. Empty for any other hand."""
+    held = next((rec for rec in lances if rec["outcome"] == "ordago"), None)
+    if held is None:
+        return ""
+    return gettext("gagnée sur un órdago tenu %(at_lance)s") % {"at_lance": at_lance(held["lance"])}

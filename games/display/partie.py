@@ -79,6 +79,7 @@ def partie_view(game, viewer_seat: int | None, step: int | None) -> dict:
         "players": players,
         "teams": teams,
         "scores": summary["scores"],
+        "ordago_text": vocabulary.ordago_win(records[-1]["lances"]) if records else "",
         "hands": hands,
         "replay_error": summary["error"],
         "replay": step_view(first, steps, players, step),

@@ -531,6 +531,7 @@ def build_partie_over(
         "final": _("%(ours)s à %(theirs)s")
         % {"ours": scores[team_of(viewer)], "theirs": scores[1 - team_of(viewer)]},
         "totals": scoreboard,
+        "ordago_text": vocabulary.ordago_win(observation["lances"]),
     }
 
 

@@ -356,6 +356,16 @@ def test_partie_over_view():
     assert "Vous avez gagné la partie !" in won and "Distribuer" not in won
 
 
+def test_partie_won_on_a_held_ordago_says_so_beside_a_score_below_40():
+    obs = O.finished(0, winner=0)
+    obs["scores"] = [3, 5]
+    obs["lances"] = [{**obs["lances"][0], "outcome": "ordago", "stake": "ordago"}]
+    html = render_partial("score-screen", obs, P, 0)
+    assert "Score final : Nous 3 · Eux 5 — gagnée sur un órdago tenu au Grand" in html
+    plain = render_partial("score-screen", O.finished(0, winner=0), P, 0)
+    assert "órdago tenu" not in plain
+
+
 def test_partie_over_without_showdown():
     obs = O.finished(0, winner=1)
     obs["hands_shown"] = None

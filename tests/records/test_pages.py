@@ -73,6 +73,18 @@ def test_the_partie_page_has_every_hand_explained_and_the_check_command(cast, cl
         assert client.get(url, {"step": step}).status_code == 200
 
 
+def test_a_partie_won_on_a_held_ordago_says_so_beside_its_score(cast, client):
+    game = play_out(start(cast), seed=6)
+    assert max(game.state["scores"]) < 40, "seed 6 ends on a held órdago"
+    client.force_login(cast[0])
+    page = client.get(reverse("records:partie", args=[game.pk])).content.decode()
+    assert re.search(
+        r"Score final : <strong>\d+ – \d+</strong> — gagnée sur un órdago tenu (au|aux) ", page
+    )
+    table = client.get(reverse("games:table", args=[game.table_id])).content.decode()
+    assert "— gagnée sur un órdago tenu" in table
+
+
 def test_during_the_partie_the_page_shows_nothing_the_table_does_not(cast, client):
     game = start(cast)
     for viewer in cast:
