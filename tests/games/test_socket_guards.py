@@ -17,7 +17,7 @@ from games.display import fragments
 from games.live import consumers, sockets
 from games.models import SeatConnection
 from musweb.asgi import application
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tests.sockets import ORIGIN, Communicator, cookie, logged_in, table_path
 
 pytestmark = pytest.mark.django_db(transaction=True)

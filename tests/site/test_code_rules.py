@@ -106,9 +106,10 @@ def test_the_table_view_model_renders_nothing():
 
 
 def test_no_test_module_imports_another():
-    """Shared helpers live in modules that are not tests (tests/sockets.py, tests/processes.py,
-    tests/*/helpers.py): importing a test module would collect its tests twice over and tie one
-    file's tests to another's."""
+    """Shared helpers live in modules that are not tests (tests/helpers.py, tests/sockets.py,
+    tests/processes.py, tests/*/helpers.py): importing a test module would collect its tests
+    twice over and tie one file's tests to another's; a conftest is loaded by pytest, for its
+    fixtures, and never imported."""
     found = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -119,7 +120,7 @@ def test_no_test_module_imports_another():
             else:
                 continue
             if any(
-                name.startswith("tests.") and name.split(".")[-1].startswith("test_")
+                name.startswith("tests.") and name.split(".")[-1].startswith(("test_", "conftest"))
                 for name in names
             ):
                 found.append(path.relative_to(ROOT).as_posix())
