@@ -1,18 +1,10 @@
 """Every write of live play. Each runs in one transaction that locks the game row
 (games.services.locks), so the four players of a game are served one after the other.
 
-- `game_create`: called by `salle.table_start`, in its transaction.
-- `game_apply_action`: one player's decision (the table's POST endpoint, which names the game
-  by its table). It and the decision the site makes for a seat out of time
-  (games.services.turn_clock) go through the one `game_play_locked`: the same version check,
-  the same engine call, the same writes; the turn clock (games.services.clock) is advanced in the
-  game row saved anyway, and its task scheduled on commit when the earliest deadline moved.
-- `schedule_robot_play`: after a game changed, a robot that must act is queued its decision
-  (games.services.robots), which comes back through `game_play_locked` like a click.
-- `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
-  moderation): status, result of each player, the end row of the log, the table closed and its
-  seats freed, the broadcasts. A caller that already holds the game's lock (deadlines,
-  moderation) calls `game_finish_locked`.
+A player's click, a robot's decision and the decision made for a seat out of time all go
+through the one `game_play_locked`: the same version check, engine call and writes. A game
+ends only through `game_finish` (`game_finish_locked` for a caller holding the lock). Each
+function: docs/services.md (« Play »).
 """
 
 import logging
