@@ -76,7 +76,7 @@ SITE_ORIGINS = env_list(
     "SITE_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000,http://testserver"
 )
 # Open sockets per user and kind (salle, table), counted across web processes: past it the
-# oldest closes, saying the page was opened elsewhere (games.live.sockets).
+# oldest closes, saying the page was opened elsewhere (games.live.socket_counts).
 SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "8"))
 
 INSTALLED_APPS = [
