@@ -98,7 +98,7 @@ class Counter:
 
 #: What `timed` reads: the wall clock, or with --cpu this thread's CPU time (steadier on a
 #: machine other processes share).
-clock = time.perf_counter
+timer = time.perf_counter
 
 
 def timed(render, count: int, before=None) -> list[float]:
@@ -107,9 +107,9 @@ def timed(render, count: int, before=None) -> list[float]:
     for _ in range(count):
         if before is not None:
             before()
-        start = clock()
+        start = timer()
         render()
-        timings.append((clock() - start) * 1000)
+        timings.append((timer() - start) * 1000)
     return sorted(timings)
 
 
@@ -188,8 +188,8 @@ def main():
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
     args = parser.parse_args()
     if args.cpu:
-        global clock
-        clock = time.thread_time
+        global timer
+        timer = time.thread_time
     start = mid_hand_state()
     game = game_in_memory(start)
     requests = [post_request(seat.user) for seat in game.seats.all()]

@@ -8,7 +8,7 @@ dies and are idempotent, so nothing is ever revoked (docs/services.md, « Tasks 
 
 from celery import shared_task
 
-from games.services import deadlines, revanche, robots, sweep, turn_clock
+from games.services import deadlines, revanche, robots, sweep, time_outs
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -27,7 +27,7 @@ def sweep_abandoned() -> dict:
 def turn_time_out(game_id: int, due_ms: int | None = None) -> int:
     """Due at the game's earliest turn deadline (`due_ms`): decide for the seats out of time,
     if still so, and queue the next check."""
-    return turn_clock.turn_time_out(game_id=game_id, due_ms=due_ms)
+    return time_outs.turn_time_out(game_id=game_id, due_ms=due_ms)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

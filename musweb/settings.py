@@ -329,7 +329,7 @@ PUSH_HEALING_GRACE_SECONDS = float(os.environ.get("PUSH_HEALING_GRACE_SECONDS", 
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
-# The turn clock (games.services.clock, games.services.turn_clock): per speed chosen when a table
+# The turn clock (games.services.clock, games.services.time_outs): per speed chosen when a table
 # is opened, the seconds of one decision and of the seat's reserve for the whole partie
 # (TURN_CLOCK_RAPIDE="15,60" overrides one). DEAL_SECONDS bounds the host's deal from the score
 # screen (no reserve). A seat whose clock runs out CLOCK_MISSES_LIMIT decisions in a row is gone.

@@ -241,7 +241,7 @@ def _host_seat(game: Game) -> int | None:
 def schedule_turn_time_out(game: Game) -> None:
     """Queue the check of the game's earliest deadline for then, after commit (the caller
     noted it in the clock's `scheduled`). A task that finds nothing due queues the next one
-    (games.services.turn_clock); one the broker could not take is the sweep's."""
+    (games.services.time_outs); one the broker could not take is the sweep's."""
     if game.turn_deadline is None:
         return
     game_id, deadline = game.pk, game.turn_deadline
