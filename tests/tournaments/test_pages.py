@@ -2,6 +2,7 @@
 their link, registration and check-in by form, a pair's history, the staff's creation; and
 no card nor secret of a partie in play on any of them (the leak tests' helpers)."""
 
+import logging
 import re
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from core.log_filters import InvitationTokensHidden
 from tests.games.helpers import leaked_cards, leaks_secret
 from tests.tournaments.helpers import make_pairs, play_all, playing_games, ready_tournament
 from tournaments import services
@@ -233,3 +235,18 @@ def test_staff_create_a_public_tournament_in_the_admin(make_user, client):
         },
     )
     assert response.status_code == 200 and "60 à 90 minutes" in response.content.decode()
+
+
+def test_a_private_tournament_s_token_stays_out_of_the_logs():
+
+    record = logging.LogRecord(
+        "django.request",
+        logging.WARNING,
+        "",
+        0,
+        "Not Found: %s",
+        ("/tournois/3/lien/Zx_9-a/",),
+        None,
+    )
+    InvitationTokensHidden().filter(record)
+    assert record.getMessage() == "Not Found: /tournois/3/lien/.../"
