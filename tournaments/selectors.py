@@ -186,13 +186,15 @@ def _line(match: Match, by_pk, parties: list[MatchPartie]) -> MatchLine:
 @dataclass
 class HistoryLine:
     tournament: Tournament
+    url: str
     rank: int | None
     field_size: int
     points: int
 
 
-def pair_history(pair) -> list[HistoryLine]:
-    """The tournaments `pair` played (started ones), its rank in each, the newest first."""
+def pair_history(pair, viewer) -> list[HistoryLine]:
+    """The tournaments `pair` played (started ones), its rank in each, the newest first; a
+    private one only for a `viewer` who may see it."""
     lines = []
     entries = (
         TournamentPair.objects.filter(pair=pair, playing=True)
@@ -201,12 +203,17 @@ def pair_history(pair) -> list[HistoryLine]:
     )
     for entry in entries:
         tournament = entry.tournament
+        if tournament.private and not visible(tournament, viewer, None):
+            continue
         ratings = dict(tournament.entries.filter(playing=True).values_list("pk", "rating"))
         rows = pairing.standings(ratings, services.history(tournament))
         mine = next((r for r in rows if r.pair == entry.pk), None)
         lines.append(
             HistoryLine(
                 tournament,
+                # never a private tournament's link (the pair's page is everyone's): its plain
+                # address, which its players and staff open and anyone else finds missing
+                reverse("tournaments:detail", args=[tournament.pk]),
                 mine.rank if mine else None,
                 len(rows),
                 mine.points if mine else 0,

@@ -160,6 +160,20 @@ def test_the_live_part_costs_a_fixed_number_of_queries(staff, make_user, client)
     assert len(first) == len(second) <= 12
 
 
+def test_a_pair_s_page_never_shows_a_private_tournament_s_link(ane, make_user, client):
+    pairs = make_pairs(make_user, 2)
+    tournament = ready_tournament(ane, pairs, private=True, name="Entre nous")
+    services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    client.force_login(make_user("curieux"))
+    page = client.get(reverse("records:pair", args=[pairs[0].slug])).content.decode()
+    assert "Entre nous" not in page and tournament.link_token not in page
+    assert client.get(reverse("tournaments:detail", args=[tournament.pk])).status_code == 404
+    client.force_login(pairs[0].partner)
+    page = client.get(reverse("records:pair", args=[pairs[0].slug])).content.decode()
+    assert "Entre nous" in page and tournament.link_token not in page
+    assert client.get(reverse("tournaments:detail", args=[tournament.pk])).status_code == 200
+
+
 def test_staff_create_a_public_tournament_from_the_staff_page(staff, ane, client):
     client.force_login(staff)
     start = (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")

@@ -8,6 +8,6 @@ from tournaments import selectors
 register = template.Library()
 
 
-@register.inclusion_tag("tournaments/_pair_history.html")
-def pair_tournaments(pair):
-    return {"lines": selectors.pair_history(pair)}
+@register.inclusion_tag("tournaments/_pair_history.html", takes_context=True)
+def pair_tournaments(context, pair):
+    return {"lines": selectors.pair_history(pair, context["request"].user)}
