@@ -30,7 +30,10 @@ def wait_for(condition, timeout: float, what: str):
     raise AssertionError(f"not within {timeout} s: {what}")
 
 
-def signed_up(staff, pairs, *, rounds: int, starts_in: float = 2.0) -> Tournament:
+def signed_up(staff, pairs, *, rounds: int) -> Tournament:
+    """Registered and checked in, starting in 5 minutes; then the start is brought to now (as
+    if those minutes had passed: however long the sign-up took on a busy machine, it is done
+    before the start). The beat's sweep starts it."""
     now = timezone.now()
     tournament = services.tournament_create(
         user=staff,
@@ -39,13 +42,19 @@ def signed_up(staff, pairs, *, rounds: int, starts_in: float = 2.0) -> Tournamen
         rounds=rounds,
         kings=4,
         clock="rapide",
-        starts_at=now + timedelta(seconds=starts_in),
+        starts_at=now + timedelta(minutes=5),
         now=now,
     )
     for pair in pairs:
         services.register(user=pair.partner, tournament_id=tournament.pk, pair_id=pair.pk)
         for member in pair.members:
             services.check_in(user=member, tournament_id=tournament.pk)
+    return start_now(tournament)
+
+
+def start_now(tournament: Tournament) -> Tournament:
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    tournament.refresh_from_db()
     return tournament
 
 
@@ -72,7 +81,7 @@ def test_a_swiss_of_16_pairs_over_4_rounds_runs_itself(worker, make_user, client
     staff = make_user("arbitre", is_staff=True)
     pairs = make_pairs(make_user, 16)
     tournament = signed_up(staff, pairs, rounds=4)
-    # the worker's task due at the start (the sweep otherwise) opens round 1: 8 tables
+    # the beat's sweep starts it and opens round 1: 8 tables
     wait_for(lambda: len(playing_games(tournament)) == 8, 30, "round 1's eight parties")
     play_rounds(tournament, 4, timeout=600)
     tournament.refresh_from_db()
@@ -139,13 +148,14 @@ def test_a_tournoi_eclair_of_8_pairs_runs_itself(worker, make_user):
         window_minutes=60,
         kings=8,
         clock="rapide",
-        starts_at=now + timedelta(seconds=2),
+        starts_at=now + timedelta(minutes=5),
         now=now,
     )
     for pair in pairs:
         services.register(user=pair.proposer, tournament_id=tournament.pk, pair_id=pair.pk)
         for member in pair.members:
             services.check_in(user=member, tournament_id=tournament.pk)
+    tournament = start_now(tournament)
     wait_for(lambda: len(playing_games(tournament)) == 4, 30, "four parties at the start")
     # each pair freed is paired again at once, by the worker, while the window is open
     for seed, game in enumerate(playing_games(tournament), start=1):
