@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.models import Game, Table
 from games.services import presence, salle
+from pairs.models import Pair
 from tests.games.helpers import run_together
 from tests.records.helpers import cancel_by_absence, play_out
 from tests.tournaments.helpers import (
@@ -308,3 +309,20 @@ def test_advancing_a_running_swiss_costs_a_few_queries(staff, make_user):
     with CaptureQueriesContext(connection) as queries:
         services.advance(tournament_id=tournament.pk)
     assert len(queries) <= 12
+
+
+def test_robots_never_play_in_a_tournament(staff, make_user, ane):
+    robot = make_user("txiki-robot", is_robot=True)
+    # pairs refuses a robot partner; a pair made by hand with one is refused all the same
+    pair = Pair.objects.create(
+        name="Humain et robot",
+        skeleton="humainetrobot",
+        slug="humain-et-robot",
+        proposer=ane,
+        partner=robot,
+        status=Pair.Status.ACTIVE,
+        accepted_at=timezone.now(),
+    )
+    tournament = ready_tournament(staff, [])
+    with pytest.raises(services.TournamentError, match="robots"):
+        services.register(user=ane, tournament_id=tournament.pk, pair_id=pair.pk)
