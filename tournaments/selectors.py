@@ -134,7 +134,16 @@ def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
             rounds.append(RoundLines(number, match.round.starts_at if match.round else None, []))
         rounds[-1].matches.append(_line(match, by_pk, parties.get(match.pk, [])))
     if tournament.format == Tournament.Format.ECLAIR:
-        rounds.reverse()  # the latest matches first
+        for group in rounds:
+            group.matches.reverse()  # the latest matches first
+    else:
+        # a round due, not opened yet (the pause after the previous one): its time
+        rounds += [
+            RoundLines(number, starts_at, [])
+            for number, starts_at in tournament.round_set.filter(opened_at__isnull=True)
+            .order_by("number")
+            .values_list("number", "starts_at")
+        ]
     mine = next((e for e in entries if user.pk in e.pair.member_ids()), None)
     my_table = None
     if mine is not None:

@@ -144,6 +144,18 @@ def test_a_running_tournament_page_shows_standings_rounds_links_and_the_ready_ta
     assert tournament.name in history and "sur 4" in history
 
 
+def test_a_round_due_after_the_pause_shows_its_time(staff, make_user, client, settings):
+    settings.TOURNAMENT_ROUND_PAUSE_SECONDS = 60
+    pairs = make_pairs(make_user, 2)
+    tournament = ready_tournament(staff, pairs, rounds=2)
+    services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    play_all(tournament)
+    services.advance(tournament_id=tournament.pk)
+    client.force_login(staff)
+    live = client.get(reverse("tournaments:live", args=[tournament.pk])).content.decode()
+    assert "Ronde 2" in live and "Ses tables s’ouvrent à" in live
+
+
 def test_the_live_part_costs_a_fixed_number_of_queries(staff, make_user, client):
     pairs = make_pairs(make_user, 8)
     tournament = ready_tournament(staff, pairs, rounds=3)
