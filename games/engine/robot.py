@@ -8,7 +8,7 @@ of actions; the mix is sampled with a number drawn from the SHA-256 of the obser
 same observation always gets the same decision. Every decision is one of ``obs["legal"]``,
 clamped to its ranges.
 
-Three levels: ``expert`` (8 buckets, the score read in 25 contexts), ``confirme`` (4 buckets,
+Three levels: ``expert`` (8 buckets, the score read in 20 contexts), ``confirme`` (4 buckets,
 blind to the score, a strategy stopped early) and ``debutant`` (no table: it plays its cards
 face up, with a beginner's mistakes: it takes any pair for a good hand, cuts too soon, never
 bluffs and answers too often).
