@@ -130,9 +130,20 @@ def bucket(obs: Observation, seat: int, key: int, buckets: int) -> int:
     return min(buckets - 1, int(team_strength(q, partner_plays) * buckets))
 
 
+#: a bet or raise to this many points or more is answered as an órdago: on the log scale of the
+#: stakes it is nearer the whole partie (40) than 10
+ORDAGO_LIKE = 20
+
+
 def _bet_size(amount: int) -> int:
     """The abstract bet nearest a real one: 2-3 -> 2, 4-7 -> 5, more -> 10."""
     return 2 if amount <= 3 else 5 if amount <= 7 else 10
+
+
+def _decisive(amount: int, scores: list[int]) -> bool:
+    """A stake that is an órdago in all but name: 20 points or more, or enough, held, to bring
+    a team to 40."""
+    return amount >= ORDAGO_LIKE or max(scores) + amount >= TARGET
 
 
 def node_of(obs: Observation, seat: int) -> str:
@@ -140,8 +151,9 @@ def node_of(obs: Observation, seat: int) -> str:
 
     Before any bet: the root, or ``p`` once a seat of the other team passed. A bet is the
     nearest of :data:`BET_SIZES`; every raise is ``r`` (a second raise stays on the first's
-    node), an órdago ``o``. The node's opener prefix is ``p`` when the bettor had seen the other
-    team pass.
+    node), an órdago ``o``, and so is a bet or raise to a stake that decides the partie in all
+    but name (:func:`_decisive`). The node's opener prefix is ``p`` when the bettor had seen
+    the other team pass.
     """
     lance = obs["lance"]
     words: list[Word] = []
@@ -158,11 +170,17 @@ def node_of(obs: Observation, seat: int) -> str:
                 passed[team] = True
                 continue
             history = "p" if passed[1 - team] else ""
-            history += "o" if kind == "ordago" else f"b{_bet_size(word.get('amount', 2))}"
-        elif kind == "raise" and not history.endswith(("r", "o")):
-            history += "r"
-        elif kind == "ordago" and not history.endswith("o"):
+            amount = word.get("amount", 2)
+            if kind == "ordago" or _decisive(amount, obs["scores"]):
+                history += "o"
+            else:
+                history += f"b{_bet_size(amount)}"
+        elif history.endswith("o"):
+            continue
+        elif kind == "ordago" or (kind == "raise" and _decisive(word.get("to", 0), obs["scores"])):
             history += "o"
+        elif kind == "raise" and not history.endswith("r"):
+            history += "r"
     if not history:
         return "p" if passed[1 - team_of(seat)] else ""
     return history

@@ -414,6 +414,27 @@ def test_the_words_of_a_lance_map_to_the_nearest_node():
     assert node_of(observation(play(grand, (0, "ordago")), 1), 1) == "o"
 
 
+def test_a_stake_of_twenty_or_one_that_ends_the_partie_is_answered_as_an_ordago():
+    grand = play(start(HANDS, mano=0), (0, "cut"))
+    assert node_of(observation(play(grand, (0, "bet 19")), 1), 1) == "b10"
+    assert node_of(observation(play(grand, (0, "bet 20")), 1), 1) == "o"
+    raised = play(grand, (0, "bet 2"), (1, "raise 30"))
+    assert node_of(observation(raised, 2), 2) == "b2o"
+    late = play(grand, (0, "bet 6"))
+    late["scores"] = [10, 34]  # held, the 6 bring the other team to 40
+    assert node_of(observation(late, 1), 1) == "o"
+    late["scores"] = [10, 33]
+    assert node_of(observation(late, 1), 1) == "b5"
+
+
+def test_an_unplanned_ordago_is_believed_to_come_from_a_strong_hand():
+    """The solver's órdago slip grows with the bucket's strength (docs/robots.md)."""
+    counts, wins, bonus = sample_matrices(deals=2000, seed=5)["grand"]
+    prior, win = coarse(counts, wins, 8)
+    slip = Game("grand", (0, 0), prior, win, bonus).slip
+    assert slip == sorted(slip) and slip[-1] > 50 * slip[0] and max(slip) <= 0.05
+
+
 def test_score_contexts_read_the_lead_and_the_stage():
     assert len(context_scores()) == 20
     assert context(0, 0) == context(10, 12) == 2  # early, level
