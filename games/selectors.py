@@ -273,3 +273,38 @@ def robot_offer_due(*, user, table_id: int, now=None) -> bool:
         .first()
     )
     return table is not None and table.seated < SEAT_COUNT
+
+
+def game_to_watch(*, user, table_id: int) -> tuple[Game | None, str]:
+    """The game a spectator may watch at this table (its table and seats along) and "", or
+    None and why not: "none" (no partie there), "closed" (played « sans spectateurs », or a
+    private table whose host did not allow it), "player" (the user plays it: their own page),
+    "cancelled" (docs/spectators.md)."""
+    if not user.is_authenticated:
+        return None, "none"
+    games = Game.objects.filter(table_id=table_id).select_related("table")
+    game = games.prefetch_related(game_seats_prefetch()).first()
+    if game is None:
+        return None, "none"
+    if seat_number(game, user) is not None:
+        return None, "player"
+    if not game.table.spectators:
+        return None, "closed"
+    if game.status == Game.Status.CANCELLED:
+        return None, "cancelled"
+    return game, ""
+
+
+def game_id_to_watch(*, user, table_id: int) -> int | None:
+    """The socket's check (games.live.consumers.WatchConsumer): the id of the game the user
+    may watch at this table, in one query."""
+    if not user.is_authenticated:
+        return None
+    row = (
+        Game.objects.filter(table_id=table_id, table__spectators=True)
+        .exclude(status=Game.Status.CANCELLED)
+        .exclude(seats__user=user)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return row

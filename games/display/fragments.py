@@ -1,7 +1,9 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import replace
 from typing import Protocol
@@ -11,6 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from core import jinja
 from games import engine, forms, selectors
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.display.view_model import TableFacts, TablePage
@@ -69,6 +72,7 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "robot_level_choices": RobotLevel.choices,
         "robot_level_default": RobotLevel.EXPERT,
         "clock_choices": forms.clock_choices(),
+        "spectator_choices": forms.spectator_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
         # « avec ma pareja », and the pair proposals to answer: for a player not seated (one
@@ -382,6 +386,106 @@ def cancelled_context(game: Game) -> dict:
 
 def table_socket_url(table_id: int) -> str:
     return f"/ws/tables/{table_id}/"
+
+
+# ---------------------------------------------------------------- the spectators' table
+
+#: The regions a spectator's page holds: no hand of their own, no decision to make.
+PUBLIC_REGIONS: tuple[str, ...] = tuple(
+    name for name in shared_regions.REGIONS if name not in ("my-hand", "decision-panel")
+)
+
+
+def watch_version(version: int, *, oob: bool = False) -> str:
+    """The version a spectator's page shows (its socket's pushes carry it: the decision panel,
+    which says it on a player's page, is not on a spectator's)."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="watch-version" data-version="{int(version)}" hidden{swap}></div>\n'
+
+
+def watch_socket_url(table_id: int) -> str:
+    return f"/ws/tables/{table_id}/regarder/"
+
+
+def public_context(game: Game) -> dict:
+    """The context of games/watch.html and of its regions: the table as it is shown to all,
+    built from `observation(state, None)` only (no seat's cards; the hands the table shows at
+    the end of a hand), with the banners and the clocks (docs/spectators.md)."""
+    shared = _version_parts(game)
+    away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
+    facts = TableFacts(
+        engine.observation(game.state, None),
+        shared["players"],
+        None,
+        host_seat=shared["host_seat"],
+        presence=away,
+        game_clock=game.clock,
+        now_ms=int(time.time() * 1000),
+        robots=shared["robots"],
+        alike=shared["alike"],
+    )
+    page = TablePage(
+        action_url="", salle_url=shared["salle_url"], ws_url=watch_socket_url(game.table_id)
+    )
+    context = table_view.table_context(facts, page)
+    context["heartbeat_ms"] = heartbeat_ms()
+    context["spectator"] = True
+    context["table_id"] = game.table_id
+    context["watch_version"] = watch_version(game.version)
+    if game.status != Game.Status.PLAYING:
+        context["partie_url"] = links.url("records:partie", game.pk)
+    return context
+
+
+class PublicRenders:
+    """The spectators' render of each game version, kept for the few latest: one render serves
+    every spectator socket of a game in this process (games.live.push_fanout), however many
+    and whenever each asks. Keyed by what it shows: the version, the status, and the away
+    seats' deadlines (a presence change redraws it, a clock's tick does not)."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self.renders = 0  # how many renders were made (tests and bench.cpu count them)
+        self._kept: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def push(self, game_id: int, *, min_version: int | None = None) -> tuple[str, int] | None:
+        """Every public region, out of band, and the version shown; None if the game is gone
+        or no longer watchable."""
+        game = game_cache.game_for_render(game_id, min_version=min_version)
+        if game is None or not game.table.spectators:
+            return None
+        away = tuple((s.number, s.deadline) for s in game.seats.all() if s.deadline is not None)
+        key = (game.pk, game.version, game.status, away)
+        with self._lock:
+            html = self._kept.get(key)
+        if html is None:
+            html = watch_version(game.version, oob=True) + shared_regions.render_regions(
+                public_context(game), scope=game.pk, names=PUBLIC_REGIONS
+            )
+            with self._lock:
+                self.renders += 1
+                self._kept[key] = html
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        return html, game.version
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.renders = 0
+
+
+PUBLIC = PublicRenders()
+
+
+def public_push(game_id: int, *, min_version: int | None = None) -> tuple[str, int] | None:
+    return PUBLIC.push(game_id, min_version=min_version)
+
+
+def watchers_fragment(game_id: int) -> str:
+    """Who watches the game, for its players' page: the count and the names, out of band."""
+    return str(jinja.macro("games/_watchers.html", "push", sockets.watchers(game_id)))
 
 
 def table_regions(
