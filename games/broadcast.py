@@ -1,13 +1,13 @@
 """The one place that sends to the channel layer (tests/site/test_code_rules.py holds every other
 module to it): what a socket may receive is read in one file. Always after commit, always
-thin: an event says *that* something changed, and each socket renders its own player's view;
-never a card in a payload. The sockets' own plumbing (a socket's groups, a word to one socket)
-goes through here too, awaited by games.live.
+thin: an event says *that* something changed, and each socket renders its own view; never a
+card in a payload. The sockets' plumbing (groups, a word to one socket) goes through here too.
 
 Groups: ``salle``; ``game-<id>-processes`` (each web process holding a socket of the game:
 "game.changed", "game.listening"); ``game-<id>`` (each table socket, a spectator's too:
-"game.ended", "game.presence", "game.revanche", "game.watchers"); ``user-<id>`` ("user.kicked", "user.sessions"); one
-socket's channel ("socket.replaced", "presence.lost"). Handlers are named after the type."""
+"game.ended", "game.presence", "game.revanche", "game.watchers"); ``user-<id>`` ("user.kicked",
+"user.sessions"); one socket's channel ("socket.replaced", "presence.lost"). Handlers are
+named after the type."""
 
 import logging
 from typing import Protocol

@@ -71,7 +71,7 @@ SPECTATOR_CHOICES = {"": None, "oui": True, "non": False}
 def spectators(value) -> bool | None:
     """Whether the table being opened admits spectators (SPECTATOR_CHOICES); an unknown value
     is the default."""
-    return SPECTATOR_CHOICES.get(str(value or ""), None)
+    return SPECTATOR_CHOICES.get(str(value or ""))
 
 
 def spectator_choices() -> list[tuple[str, str]]:

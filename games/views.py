@@ -26,7 +26,6 @@ from games.services import invitations, quickplay, revanche, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
 
-
 #: Why a table cannot be watched (games.selectors.game_to_watch).
 WATCH_REFUSALS = {
     "none": gettext_lazy("Il n’y a pas de partie à regarder à cette table."),

@@ -65,7 +65,8 @@ def test_the_host_chooses_who_may_watch(cast, login, eneko, private, choice, wat
     table = Table.objects.get(host=ane)
     assert table.private is private and table.spectators is watchable
     for number, user in enumerate(cast[1:], start=1):
-        salle.seat_take(user=user, table_id=table.pk, number=number, invite_token=table.invite_token)
+        token = table.invite_token
+        salle.seat_take(user=user, table_id=table.pk, number=number, invite_token=token)
     start_game(table)
     response = login(eneko).get(reverse("games:watch", args=[table.pk]), follow=True)
     if watchable:
