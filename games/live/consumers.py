@@ -233,10 +233,13 @@ class SalleConsumer(UserSocket):
     the table page is never lost."""
 
     kind = "salle"
+    audience = push_fanout.FEATURED  # it follows the partie shown « À la une » (`follow`)
     page = 1
     nav = 0
     dirty = False
     pusher: asyncio.Task | None = None
+    featured_id: int | None = None
+    rendered_version = -1  # of the partie « À la une »
 
     async def connect(self):
         if self.authenticated_user() is None:
@@ -273,6 +276,7 @@ class SalleConsumer(UserSocket):
 
     async def release(self):
         self.stop_pushing()
+        await self.follow(None)
         if self.groups_joined:
             await self.tables_seen()  # the 10 minutes of an unwatched table start now
 
@@ -310,6 +314,7 @@ class SalleConsumer(UserSocket):
 
     async def send_salle(self):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
+        featured: list[int | None] = []
         try:
             html, shown = await in_thread(fragments.salle_fragment)(
                 self.scope["user"],
@@ -317,6 +322,7 @@ class SalleConsumer(UserSocket):
                 nav=self.nav,
                 started_table_ids=started,
                 reputations=signals.reputations,
+                featured=featured,
             )
         except BaseException:
             self.started_table_ids |= started  # not sent: the next render carries them
@@ -324,6 +330,33 @@ class SalleConsumer(UserSocket):
         if self.page == page:  # fewer pages now: the pushes stay on the last one
             self.page = shown
         await self.send(text_data=html)
+        await self.follow(featured[0] if featured else None)
+
+    async def follow(self, game_id: int | None) -> None:
+        """Receive the live part of « À la une » for the partie `game_id` shows (None: none),
+        through the fan-out (one render per decision for every salle of this process)."""
+        if game_id == self.featured_id:
+            return
+        if self.featured_id is not None:
+            await FANOUT.leave(self.featured_id, self)
+        self.featured_id, self.rendered_version = game_id, -1
+        if game_id is not None:
+            await FANOUT.join(game_id, self)
+
+    def busy(self) -> bool:
+        return False
+
+    async def catch_up(self, version: int) -> None:
+        if self.featured_id is not None and version > self.rendered_version:
+            pushed = await in_thread(fragments.featured_push)(self.featured_id, min_version=version)
+            await self.deliver(pushed)
+
+    async def deliver(self, pushed) -> None:
+        """The live part of « À la une », unless this socket showed that version already."""
+        if pushed is None or self.cleaned_up or pushed[1] <= self.rendered_version:
+            return
+        self.rendered_version = pushed[1]
+        await self.send(text_data=pushed[0])
 
 
 def page_number(values) -> int:

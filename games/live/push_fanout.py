@@ -24,9 +24,10 @@ log = logging.getLogger(__name__)
 
 Rendered = tuple[str, int] | None
 
-#: The two audiences of a game's sockets: its players (each their own seat's render) and its
-#: spectators (one public render for all: docs/spectators.md). A socket says which it is.
-PLAYER, PUBLIC = "player", "public"
+#: The audiences of a game's sockets: its players (each their own seat's render), its
+#: spectators (one public render for all: docs/spectators.md) and the salles that show it
+#: « À la une » (one render of its live part for all). A socket says which it is.
+PLAYER, PUBLIC, FEATURED = "player", "public", "featured"
 
 #: How long a PUBLISH that reached this process alone lets its game's next decisions go
 #: unsent at most, if no process says it listens too (its "game.listening" lost).
@@ -134,7 +135,6 @@ class ProcessFanout(ProcessLoop):
             if socket.busy():
                 asyncio.create_task(socket.catch_up(version))
         players = [s for s in ready if s.audience == PLAYER]
-        public = [s for s in ready if s.audience == PUBLIC]
         if players:
             users = {s.scope["user"].pk: s.scope["user"] for s in players}
             rendered = await render_pushes(game_id, list(users.values()), version)
@@ -142,9 +142,14 @@ class ProcessFanout(ProcessLoop):
                 *(s.deliver(rendered.get(s.scope["user"].pk)) for s in players),
                 return_exceptions=True,
             )
-        if public:  # one render for every spectator of the game in this process
-            shown = await render_public(game_id, version)
-            await asyncio.gather(*(s.deliver(shown) for s in public), return_exceptions=True)
+        for audience, render in (
+            (PUBLIC, fragments.public_push),
+            (FEATURED, fragments.featured_push),
+        ):
+            alike = [s for s in ready if s.audience == audience]
+            if alike:  # one render for every such socket of the game in this process
+                shown = await hop(render, game_id, min_version=version)
+                await asyncio.gather(*(s.deliver(shown) for s in alike), return_exceptions=True)
 
     def _membership_lock(self, game_id: int) -> asyncio.Lock:
         return self.membership.setdefault(game_id, asyncio.Lock())
@@ -197,12 +202,6 @@ class ProcessFanout(ProcessLoop):
         finally:
             if self.in_flight.get(game_id) == version:
                 del self.in_flight[game_id]
-
-
-async def render_public(game_id: int, version: int) -> Rendered:
-    """The spectators' render of the game at `version` or later (fragments.PUBLIC: made once
-    per version and process, whoever asks), in one hop into a thread."""
-    return await hop(fragments.public_push, game_id, min_version=version)
 
 
 async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Rendered]:

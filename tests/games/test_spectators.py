@@ -7,8 +7,10 @@ import html
 
 import pytest
 from channels.db import database_sync_to_async
+from django.apps import apps
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.display import fragments
 from games.engine import SeededShuffler
@@ -156,3 +158,53 @@ def _post(user, game, action):
         reverse("games:act", args=[game.table_id]), form_data(game.version, action), headers=HTMX
     )
     assert response.status_code == 200
+
+
+def _seat_four(host_user, others, *, kings=4):
+    table = salle.table_create(user=host_user, kings=kings)
+    for number, user in enumerate(others, start=1):
+        salle.seat_take(user=user, table_id=table.pk, number=number)
+    return start_game(table)
+
+
+def test_the_salle_lists_the_parties_to_watch_and_one_a_la_une(cast, make_user, login, eneko):
+    """« Regarder » on every public partie in play; « À la une »: the highest mean rating."""
+    others = [make_user(name) for name in ("fermin", "garazi", "haritz", "ines")]
+    first = _seat_four(cast[0], cast[1:])
+    second = _seat_four(others[0], others[1:])
+    closed = salle.table_create(user=eneko, kings=4, spectators=False)
+    for number, name in enumerate(("lorea", "mikel", "nerea"), start=1):
+        salle.seat_take(user=make_user(name), table_id=closed.pk, number=number)
+    start_game(closed)
+    page = html.unescape(login(make_user("jon")).get(reverse("games:salle")).content.decode())
+    for game in (first, second):
+        assert f'href="/tables/{game.table_id}/regarder/"' in page
+    assert f"/tables/{closed.pk}/regarder/" not in page
+    # no rating yet: the longest running
+    featured = page.split('id="featured"')[1].split("</section>")[0]
+    assert f"Table {first.table_id} :" in featured and "niveau moyen" not in featured
+    Rating = apps.get_model("records", "Rating")
+    for user in others:
+        Rating.objects.create(user=user, mu=30, sigma=5, points=1700, updated=timezone.now())
+    page = html.unescape(login(make_user("kepa")).get(reverse("games:salle")).content.decode())
+    featured = page.split('id="featured"')[1].split("</section>")[0]
+    assert f"Table {second.table_id} :" in featured and "niveau moyen 1700" in featured
+
+
+async def test_a_la_une_updates_live_in_the_salle(cast, make_user):
+    game = await database_sync_to_async(_seat_four)(cast[0], cast[1:])
+    visitor = await database_sync_to_async(make_user)("lide")
+    salle_socket, connected = await connect(visitor)
+    assert connected
+    first = html.unescape(await salle_socket.receive_from(timeout=5))
+    assert 'id="featured"' in first and "main n° 1" in first
+    player, _ = await connect(cast[0], path=f"/ws/tables/{game.table_id}/")
+    await receive_version(player, 0)
+    await player.send_to(text_data=decide({"version": "0", "type": "mus"}))
+    while True:
+        pushed = html.unescape(await salle_socket.receive_from(timeout=5))
+        if 'id="featured-live"' in pushed and "#salle" not in pushed:
+            break
+    assert "Équipe 1 : 0 · Équipe 2 : 0 — main n° 1" in pushed and "card" not in pushed
+    await salle_socket.disconnect()
+    await player.disconnect()
