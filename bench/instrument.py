@@ -10,6 +10,7 @@ Counted per "context": ``http`` (inside a request: the decision POST, the pages)
 - ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (their time: a
   decision's publish from its thread, the sockets' own sends from the event loop);
 - ``pushes`` / ``push_s``: table renders for a socket (games.display.fragments.table_push);
+- ``public_renders``: the spectators' render of a game version (fragments.public_context);
 - ``requests`` / ``request_s``: HTTP requests and their time in the Django stack;
 - ``gc<generation>`` / ``gc<generation>_s``: the garbage collector's passes and their time.
 
@@ -105,6 +106,8 @@ def install() -> None:
     RedisPubSubLoopLayer.group_send = _timed_async("group_send", RedisPubSubLoopLayer.group_send)
     RedisPubSubLoopLayer.send = _timed_async("layer_send", RedisPubSubLoopLayer.send)
     fragments.table_push = _timed_sync("pushes", fragments.table_push)
+    # the spectators' one render per version (docs/spectators.md), however many watch
+    fragments.public_context = _timed_sync("public_renders", fragments.public_context)
     # a viewer's table regions: Jinja2 templates, outside the Django backend's Template.render
     shared_regions.render_regions = _timed_sync("renders", shared_regions.render_regions)
 

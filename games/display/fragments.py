@@ -609,8 +609,14 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     seat = selectors.seat_number(game, user)
     if seat is None:
         return None
-    # A render without a version (a connect, a presence change) is its socket's alone.
-    return table_regions(game, seat, shared=min_version is not None), game.version
+    if min_version is not None:
+        return table_regions(game, seat), game.version
+    # A render without a version (a connect, a presence change) is its socket's alone, and
+    # says who watches (pushed on its own when that changes: docs/spectators.md).
+    html = table_regions(game, seat, shared=False)
+    if game.table.spectators:
+        html += "\n" + watchers_fragment(game.pk)
+    return html, game.version
 
 
 def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:

@@ -417,7 +417,6 @@ class TableConsumer(UserSocket):
         await self.accept()
         await self.track()
         await self.send_table()
-        await self.send_watchers()
 
     def page_path(self) -> str:
         return reverse("games:table", args=[self.table_id])

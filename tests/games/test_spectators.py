@@ -16,10 +16,14 @@ from games.display import fragments
 from games.engine import SeededShuffler
 from games.models import Game, SeatConnection, Table
 from games.services import salle
-from tests.games.helpers import HTMX, form_data, leaked_cards, next_move, start_game
-from tests.games.spectating import (
+from tests.games.helpers import (
+    HTMX,
+    form_data,
+    leaked_cards,
+    next_move,
     public_cards,
     receive_watch_version,
+    start_game,
     watch_path,
 )
 from tests.sockets import connect, decide, receive_version
@@ -106,8 +110,7 @@ async def test_the_players_see_who_watches_and_leaving_is_nothing_to_the_game(
     started_game, cast, eneko
 ):
     player, _ = await connect(cast[1], path=f"/ws/tables/{started_game.table_id}/")
-    await receive_version(player, 0)
-    assert "Aucun spectateur" in await player.receive_from(timeout=5)
+    assert "Aucun spectateur" in await receive_version(player, 0)
     watcher, _ = await connect(eneko, path=watch_path(started_game.table_id))
     await watcher.receive_from(timeout=5)
     told = html.unescape(await player.receive_from(timeout=5))
