@@ -474,8 +474,8 @@ PUBLIC_REGIONS: tuple[str, ...] = tuple(
 
 
 def watch_version(version: int, *, oob: bool = False) -> str:
-    """The version a spectator's page shows (its socket's pushes carry it: the decision panel,
-    which says it on a player's page, is not on a spectator's)."""
+    """The version a spectator's page shows, the engine's as on a player's decision panel (its
+    socket's pushes carry it: the panel is not on a spectator's page)."""
     swap = ' hx-swap-oob="true"' if oob else ""
     return f'<div id="watch-version" data-version="{int(version)}" hidden{swap}></div>\n'
 
@@ -508,7 +508,7 @@ def public_context(game: Game) -> dict:
     context["heartbeat_ms"] = heartbeat_ms()
     context["spectator"] = True
     context["table_id"] = game.table_id
-    context["watch_version"] = watch_version(game.version)
+    context["watch_version"] = watch_version(game.state["version"])
     if game.status != Game.Status.PLAYING:
         context["partie_url"] = links.url("records:partie", game.pk)
     return context
@@ -537,7 +537,7 @@ class PublicRenders:
         html = self.kept(
             key,
             lambda: (
-                watch_version(game.version, oob=True)
+                watch_version(game.state["version"], oob=True)
                 + shared_regions.render_regions(
                     public_context(game), scope=game.pk, names=PUBLIC_REGIONS
                 )

@@ -28,7 +28,7 @@ HANDS = int(os.environ.get("SOAK_HANDS", 1000))
 
 def public_render(game: Game) -> str:
     """What every spectator socket of the game receives for its current version."""
-    return fragments.watch_version(game.version, oob=True) + shared_regions.render_regions(
+    return fragments.watch_version(game.state["version"], oob=True) + shared_regions.render_regions(
         fragments.public_context(game), scope=game.pk, names=fragments.PUBLIC_REGIONS
     )
 
