@@ -25,6 +25,7 @@ from tests.games.helpers import (
     receive_watch_version,
     start_game,
     watch_path,
+    watching,
 )
 from tests.sockets import connect, decide, receive_version
 
@@ -211,3 +212,19 @@ async def test_a_la_une_updates_live_in_the_salle(cast, make_user):
     assert "Équipe 1 : 0 · Équipe 2 : 0 — main n° 1" in pushed and "card" not in pushed
     await salle_socket.disconnect()
     await player.disconnect()
+
+
+async def test_spectator_sockets_count_in_the_users_limit(started_game, eneko, settings):
+    """A member watching one tab too many: the oldest spectator socket closes (4002), as for
+    the salle's and the table's sockets."""
+    settings.SOCKETS_PER_USER = 2
+    first = await watching(eneko, started_game.table_id)
+    second = await watching(eneko, started_game.table_id)
+    third = await watching(eneko, started_game.table_id)
+    told = html.unescape(await first.receive_from(timeout=5))
+    while "ouverte ailleurs" not in told:
+        told = html.unescape(await first.receive_from(timeout=5))
+    assert (await first.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4002}
+    assert await second.receive_nothing(timeout=0.3)
+    for communicator in (second, third):
+        await communicator.disconnect()
