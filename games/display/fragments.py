@@ -509,8 +509,6 @@ def public_context(game: Game) -> dict:
     context["spectator"] = True
     context["table_id"] = game.table_id
     context["watch_version"] = watch_version(game.state["version"])
-    if game.status != Game.Status.PLAYING:
-        context["partie_url"] = links.url("records:partie", game.pk)
     return context
 
 
