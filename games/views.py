@@ -18,9 +18,9 @@ from django_htmx.http import HttpResponseClientRedirect
 from core.client_ip import client_ip
 from core.permissions import can_moderate
 from games import decisions, forms, selectors, signals
-from games.display import fairness_view, fragments, record
+from games.display import dossier, fairness_view, fragments
 from games.display.fragments import salle_context
-from games.live import sockets
+from games.live import socket_counts
 from games.models import Game
 from games.services import invitations, quickplay, revanche, robots
 from games.services import salle as salle_service
@@ -176,7 +176,7 @@ def table(request, table_id):
         # The partie's end screen: why it was cancelled, and its shuffle revealed.
         return render(request, "games/partie_cancelled.html", fragments.cancelled_context(game))
     context = fragments.table_context(game, seat)
-    context["watchers"] = sockets.watchers(game.pk) if game.table.spectators else None
+    context["watchers"] = socket_counts.watchers(game.pk) if game.table.spectators else None
     return render(request, "games/table.html", context)
 
 
@@ -195,8 +195,8 @@ def watch(request, table_id):
 
 
 @require_GET
-def partie_record(request, game_id):
-    """« Dossier de la partie »: the record of an ended partie (games.display.record), with its
+def partie_dossier(request, game_id):
+    """« Dossier de la partie »: the record of an ended partie (games.display.dossier), with its
     revealed server seed, as a JSON download for its four players and the staff moderators.
     Anyone else, and everyone while the partie is played, gets the 404 page: the secret never
     leaves before the end, and a partie's existence is nobody else's business."""
@@ -206,9 +206,9 @@ def partie_record(request, game_id):
     )
     if not allowed or game.status == Game.Status.PLAYING:
         return render(request, "404.html", status=404)
-    body = json.dumps(record.partie_record(game), ensure_ascii=False, indent=2)
+    body = json.dumps(dossier.partie_dossier(game), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = record.record_filename(game)
+    filename = dossier.dossier_filename(game)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -18,7 +18,7 @@ from games import engine, forms, selectors, vocabulary
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
-from games.live import sockets
+from games.live import socket_counts
 from games.models import Game, RobotLevel, Table
 from games.services import pending_shuffle
 
@@ -182,7 +182,7 @@ def friends_context(user, my_table: Table | None, items) -> dict:
             s.user.username for s in item["seats"] if s.user and s.user.pk in friends
         ]
     context = {
-        "online_count": sockets.online_count(),
+        "online_count": socket_counts.online_count(),
         "friends": friends,
         "kings_default": Table.Kings.FOUR,
     }
@@ -574,7 +574,7 @@ def public_push(game_id: int, *, min_version: int | None = None) -> tuple[str, i
 
 def watchers_fragment(game_id: int) -> str:
     """Who watches the game, for its players' page: the count and the names, out of band."""
-    return str(jinja.macro("games/_watchers.html", "push", sockets.watchers(game_id)))
+    return str(jinja.macro("games/_watchers.html", "push", socket_counts.watchers(game_id)))
 
 
 def table_regions(

@@ -214,13 +214,13 @@ async def test_the_secret_reaches_no_socket_before_the_end_and_all_four_at_the_e
     assert game.status == Game.Status.FINISHED
     for payload, _ in watched:  # a spectator is not told the secret, even at the end
         assert not leaks_secret(payload, secret), payload
-    record_url = reverse("games:partie_record", args=[game.pk])
+    dossier_url = reverse("games:partie_record", args=[game.pk])
     for seat, payloads in seen.items():
         *before, last = [html.unescape(payload) for payload, _ in payloads]
         for payload in before:
             if "Score final" not in payload:
                 assert not leaks_secret(payload, secret), (seat, payload)
-        assert "Score final" in last and secret in last and record_url in last
+        assert "Score final" in last and secret in last and dossier_url in last
         assert "Télécharger le dossier de la partie" in last
 
 
