@@ -110,12 +110,15 @@ def test_the_salle_shows_a_partie_a_la_une_with_regarder(
     visitor = watched(page_for(make_user("garazi")))
     visitor.set_viewport_size({"width": 360, "height": 740})
     visitor.goto("/salle/")
+    expect(visitor.locator("#salle[data-pushed]")).to_have_count(1)  # the socket's first push
     featured = visitor.locator("#featured")
     expect(featured).to_contain_text("À la une")
     expect(featured).to_contain_text("main n° 1")
+    featured.scroll_into_view_if_needed()
     shoot(visitor, "salle-a-la-une-360x740")
     visitor.set_viewport_size({"width": 1280, "height": 800})
-    featured.scroll_into_view_if_needed()
+    visitor.evaluate("window.scrollTo(0, 0)")
+    expect(featured).to_be_in_viewport()  # the top of the right column
     shoot(visitor, "salle-a-la-une-1280x800")
     problems = axe_problems(visitor, "salle à la une")
     featured.get_by_role("link", name=f"Regarder la table {game.table_id}").click()
