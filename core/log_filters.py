@@ -3,8 +3,9 @@
 import logging
 import re
 
-#: An invitation link's token in a path (games.urls: /tables/<id>/invitation/<token>/).
-INVITATION_TOKEN = re.compile(r"(/invitation/)[^/\s?#\"']+")
+#: An invitation link's token in a path (games.urls: /tables/<id>/invitation/<token>/), or a
+#: private tournament's (tournaments.urls: /tournois/<id>/lien/<token>/).
+INVITATION_TOKEN = re.compile(r"(/invitation/|/lien/)[^/\s?#\"']+")
 
 
 class SuspiciousRequestWithoutTraceback(logging.Filter):

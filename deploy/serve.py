@@ -40,11 +40,14 @@ TABLE_ID_RULES = """\
 HAPROXY_TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 
 #: HAProxy lines that put the path the access log shows in txn.logged_path: an invitation link's
-#: token (a key to a private table) is never written whole (core.log_filters for Django's).
+#: token (a key to a private table), or a private tournament's, is never written whole
+#: (core.log_filters for Django's).
 LOGGED_PATH_RULES = """\
     acl invitation_link path_reg ^/tables/[0-9]+/invitation/
+    acl tournament_link path_reg ^/tournois/[0-9]+/lien/
     http-request set-var(txn.logged_path) path
     http-request set-var(txn.logged_path) path,field(1,/,4),concat(/...) if invitation_link
+    http-request set-var(txn.logged_path) path,field(1,/,4),concat(/...) if tournament_link
 """
 
 

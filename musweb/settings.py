@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "pairs.apps.PairsConfig",
     "moderation",
     "records.apps.RecordsConfig",
+    "tournaments.apps.TournamentsConfig",
 ]
 
 MIDDLEWARE = [
@@ -350,11 +351,23 @@ ROBOT_PAUSE_SECONDS = float(os.environ.get("ROBOT_PAUSE_SECONDS", "1.5"))
 REVANCHE_SECONDS = float(os.environ.get("REVANCHE_SECONDS", "120"))
 ROBOT_OFFER_SECONDS = float(os.environ.get("ROBOT_OFFER_SECONDS", "120"))
 WAIT_SAMPLE_TABLES = int(os.environ.get("WAIT_SAMPLE_TABLES", "20"))
+# Tournaments (docs/tournaments.md): the check-in opens this many minutes before the start; a
+# pair one of whose members has not come to the table this long into its round loses it; a Swiss
+# round opens this long after the previous one ended (the standings are read meanwhile).
+TOURNAMENT_CHECK_IN_MINUTES = float(os.environ.get("TOURNAMENT_CHECK_IN_MINUTES", "10"))
+TOURNAMENT_NO_SHOW_MINUTES = float(os.environ.get("TOURNAMENT_NO_SHOW_MINUTES", "10"))
+TOURNAMENT_ROUND_PAUSE_SECONDS = float(os.environ.get("TOURNAMENT_ROUND_PAUSE_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-abandoned": {
         "task": "games.tasks.sweep_abandoned",
         "schedule": SWEEP_SECONDS,
         # A sweep queued while no worker ran is worthless later: the next one does the job.
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    # Tournaments due to start, rounds due to open, no-shows (tournaments.services.sweep).
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
     # Expired sessions and their index rows (accounts.services.sessions_prune).

@@ -68,5 +68,6 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("pairs.urls")),
     path("", include("records.urls")),
+    path("", include("tournaments.urls")),
     path("admin/", admin.site.urls),
 ]

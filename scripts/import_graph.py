@@ -16,6 +16,7 @@ PACKAGES = (
     "games",
     "pairs",
     "records",
+    "tournaments",
     "moderation",
     "accounts",
     "musweb",

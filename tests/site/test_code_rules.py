@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The site's packages (bench/ holds a stand-in site of its own, bench/floor_app.py).
-SITE = ("games", "records", "moderation", "accounts", "musweb", "core", "deploy")
+SITE = ("games", "records", "tournaments", "moderation", "accounts", "musweb", "core", "deploy")
 LAYER_CALLS = {"send", "group_send", "group_add", "group_discard", "group_send_blocking"}
 
 

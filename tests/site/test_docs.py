@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ("README.md", "docs/architecture.md")
-PACKAGES = ("games", "core", "records", "moderation", "accounts", "musweb", "deploy")
+PACKAGES = ("games", "core", "records", "tournaments", "moderation", "accounts", "musweb", "deploy")
 QUOTED = re.compile(r"`([^`\s]+)`")
 DOTTED = re.compile(rf"^(?:{'|'.join(PACKAGES)})(?:\.\w+)+$")
 PATH = re.compile(r"^[\w.-]+/[\w./-]*$")

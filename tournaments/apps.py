@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = _("Tournois")
+
+    def ready(self):
+        from tournaments import receivers  # noqa: F401  (a tournament partie's end)
