@@ -4,7 +4,9 @@ Starts the bench stack (own database, Redis, worker), seats TABLES tables throug
 connects their sockets, then for each way of deciding (a POST, the open socket) plays them at a
 steady rate and reads the CPU time of the web processes from /proc: milliseconds of web CPU per
 decision applied, net of the idle CPU of the same sockets measured over the same time. Both ways
-in the same run, so a shared, noisy machine still compares them fairly."""
+in the same run, so a shared, noisy machine still compares them fairly. With --spectators N,
+the socket way is measured twice, without and with N spectators watching the first table
+(docs/spectators.md): the same run again."""
 
 import argparse
 import asyncio
@@ -15,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.players import Stats
+from bench.players import PASSWORD, Spectator, Stats
 from bench.run import QUICK, Bench, log, per_action
-from bench.stack import Stack, free_port
+from bench.stack import ROOT, VENV_BIN, Stack, free_port
 
 
 async def measure(bench: Bench, names: list[str], via_socket: bool, seconds: float, rate: float):
@@ -94,6 +96,7 @@ async def use_server(bench: Bench, name: str) -> None:
 async def main_async(args, stack: Stack) -> dict:
     config = dict(QUICK, tables=args.tables)
     bench = Bench(stack, config)
+    bench.watching = []
     stack.start_redis()
     stack.prepare_database()
     stack.start_celery()
@@ -102,6 +105,10 @@ async def main_async(args, stack: Stack) -> dict:
     # (server, way) windows: this tree's POST and socket; a baseline checkout's POST (its own
     # code has no socket decisions) when --baseline names one.
     windows = [("web", "post"), ("web", "socket")]
+    spectators: list[Spectator] = []
+    if args.spectators:
+        windows = [("web", "socket"), ("web", f"watched{args.spectators}")]
+        spectators = await spectators_logged_in(stack, bench, args.spectators)
     if args.baseline:
         bench.ports["base"] = free_port()
         stack.start_web("base", "daphne", bench.ports["base"], root=Path(args.baseline))
@@ -114,7 +121,7 @@ async def main_async(args, stack: Stack) -> dict:
     for server in bench.ports:
         await use_server(bench, server)
         for way in {w for s, w in windows if s == server}:  # warm each code path
-            await measure(bench, [server], way == "socket", 3.0, args.rate)
+            await measure(bench, [server], way != "post", 3.0, args.rate)
         idle_rate = await idle(bench, [server], args.seconds / 2)
         out[f"{server}_idle_cpu_pct"] = round(100 * idle_rate, 1)
     for round_ in range(args.rounds):
@@ -125,8 +132,10 @@ async def main_async(args, stack: Stack) -> dict:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
             spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
+            await watched_by(spectators if way.startswith("watched") else [], bench)
             await bench.reset(bench.ports[server])
-            window, stats = await measure(bench, [server], way == "socket", args.seconds, args.rate)
+            sent = sum(s.received_bytes for s in spectators)
+            window, stats = await measure(bench, [server], way != "post", args.seconds, args.rate)
             counters = await bench.counters(bench.ports[server])
             if spy is not None:
                 spy.wait()
@@ -139,13 +148,41 @@ async def main_async(args, stack: Stack) -> dict:
                 if not k.endswith("_s") or k.startswith("gc")  # GC pauses: ms per decision
             }
             result["statuses"] = {str(k): v for k, v in stats.statuses.items()}
+            if spectators:
+                received = sum(s.received_bytes for s in spectators) - sent
+                result["spectator_bytes_per_decision"] = round(received / max(stats.actions, 1))
             result["missed"] = stats.missed
             out[f"{server}_{way}_{round_}"] = result
             log(f"{server} {way}: {result}")
+    await watched_by([], bench)
     await bench.disconnect_all()
-    for player in bench.players:
+    for player in (*bench.players, *spectators):
         await player.http.aclose()
     return out
+
+
+async def spectators_logged_in(stack: Stack, bench: Bench, count: int) -> list[Spectator]:
+    subprocess.run(
+        [str(VENV_BIN / "python"), "-m", "bench.dbtool", "spectators", str(count), PASSWORD],
+        cwd=ROOT,
+        env=stack.env,
+        check=True,
+    )
+    spectators = [Spectator(f"watch{i:04d}", bench.base(bench.ports["web"])) for i in range(count)]
+    await bench.gather_limited((s.login() for s in spectators), 16)
+    return spectators
+
+
+async def watched_by(spectators: list[Spectator], bench: Bench) -> None:
+    """These spectators (and no other) watch the first table."""
+    table_id = bench.tables[0].table_id
+    for spectator in bench.watching:
+        if spectator not in spectators:
+            await spectator.disconnect()
+    for spectator in spectators:
+        if spectator not in bench.watching:
+            await spectator.connect(table_id)
+    bench.watching = list(spectators)
 
 
 def main() -> None:
@@ -161,6 +198,12 @@ def main() -> None:
         default=["post"],
         choices=["post", "socket"],
         help="how the baseline's players decide (socket: a checkout with socket decisions)",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        help="the socket way again with this many spectators on the first table (try --tables 1)",
     )
     parser.add_argument("--profile", help="a folder: py-spy's samples of each window there")
     args = parser.parse_args()

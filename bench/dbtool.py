@@ -2,6 +2,7 @@
 free of Django):
 
     python -m bench.dbtool users N PASSWORD   create bench0000..bench{N-1} (pre-hashed password)
+    python -m bench.dbtool spectators N PASSWORD   create watch0000..watch{N-1}, the same way
     python -m bench.dbtool games              one JSON line: every game's state summary
     python -m bench.dbtool ended TABLE_ID     one JSON line: its game's status and end time
     python -m bench.dbtool log                one JSON line: every game's log, seq by seq
@@ -13,14 +14,14 @@ import sys
 import django
 
 
-def create_users(count: int, password: str) -> None:
+def create_users(count: int, password: str, prefix: str = "bench") -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
 
     user_model = get_user_model()
     encoded = make_password(password)  # hashed once, shared by every bench user
     user_model.objects.bulk_create(
-        [user_model(username=f"bench{i:04d}", password=encoded) for i in range(count)],
+        [user_model(username=f"{prefix}{i:04d}", password=encoded) for i in range(count)],
         batch_size=500,
     )
 
@@ -75,6 +76,8 @@ def main(argv: list[str]) -> None:
     django.setup()
     if argv[0] == "users":
         create_users(int(argv[1]), argv[2])
+    elif argv[0] == "spectators":  # watch0000..: members who only watch (docs/spectators.md)
+        create_users(int(argv[1]), argv[2], prefix="watch")
     elif argv[0] == "games":
         print(json.dumps(games_summary()))
     elif argv[0] == "log":

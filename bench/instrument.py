@@ -95,6 +95,8 @@ def install() -> None:
     RedisPubSubLoopLayer.group_send = _timed_async("group_send", RedisPubSubLoopLayer.group_send)
     RedisPubSubLoopLayer.send = _timed_async("layer_send", RedisPubSubLoopLayer.send)
     fragments.table_push = _timed_sync("pushes", fragments.table_push)
+    # the spectators' one render per version (docs/spectators.md), however many watch
+    fragments.public_context = _timed_sync("public_renders", fragments.public_context)
     # a viewer's table regions: Jinja2 templates, outside the Django backend's Template.render
     shared_regions.render_regions = _timed_sync("renders", shared_regions.render_regions)
 

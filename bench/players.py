@@ -204,6 +204,30 @@ class Stats:
     missed_detail: list = field(default_factory=list)  # (table, version, each seat's version)
 
 
+class Spectator(Player):
+    """A member watching a table (« Regarder », docs/spectators.md): its socket is the
+    spectator's, it only reads (and beats); what it receives is counted."""
+
+    received_bytes = 0
+
+    async def connect(self, table_id: int) -> None:
+        ws_url = self.base_url.replace("http://", "ws://") + f"/ws/tables/{table_id}/regarder/"
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        self.ws = await websockets.connect(
+            ws_url,
+            additional_headers={"Cookie": cookie, "Origin": self.base_url},
+            max_size=None,
+            open_timeout=60,
+            ping_interval=None,
+        )
+        self.see(await asyncio.wait_for(self.ws.recv(), 60))
+        self.reader = asyncio.create_task(self._read())
+        self.beater = asyncio.create_task(self._beat())
+
+    def see(self, html: str) -> None:
+        self.received_bytes += len(html.encode())
+
+
 class Table:
     """Four players at one table of the site; player i sits at seat i."""
 

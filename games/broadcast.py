@@ -1,13 +1,13 @@
 """The one place that sends to the channel layer (tests/site/test_code_rules.py holds every other
 module to it): what a socket may receive is read in one file. Always after commit, always
-thin: an event says *that* something changed, and each socket renders its own player's view;
-never a card in a payload. The sockets' own plumbing (a socket's groups, a word to one socket)
-goes through here too, awaited by games.live.
+thin: an event says *that* something changed, and each socket renders its own view; never a
+card in a payload. The sockets' plumbing (groups, a word to one socket) goes through here too.
 
 Groups: ``salle``; ``game-<id>-processes`` (each web process holding a socket of the game:
-"game.changed", "game.listening"); ``game-<id>`` (each table socket: "game.ended",
-"game.presence", "game.revanche"); ``user-<id>`` ("user.kicked", "user.sessions"); one
-socket's channel ("socket.replaced", "presence.lost"). Handlers are named after the type."""
+"game.changed", "game.listening"); ``game-<id>`` (each table socket, a spectator's too:
+"game.ended", "game.presence", "game.revanche", "game.watchers"); ``user-<id>`` ("user.kicked",
+"user.sessions"); one socket's channel ("socket.replaced", "presence.lost"). Handlers are
+named after the type."""
 
 import logging
 from typing import Protocol
@@ -140,6 +140,12 @@ async def process_listening(game_id: int, channel: str, layer=None) -> None:
     hears that it no longer is (games.live.push_fanout)."""
     event = {"type": "game.listening", "game_id": game_id, "by": channel}
     await (layer or get_channel_layer()).group_send(game_processes_group(game_id), event)
+
+
+async def watchers_changed(game_id: int, layer=None) -> None:
+    """Someone began or stopped watching the game: its players' sockets redraw who watches."""
+    event = {"type": "game.watchers", "game_id": game_id}
+    await (layer or get_channel_layer()).group_send(game_group(game_id), event)
 
 
 async def socket_replaced(channel: str) -> None:

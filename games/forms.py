@@ -63,6 +63,26 @@ def min_completion(value) -> int | None:
         return -1
 
 
+#: The "open a table" form's « Spectateurs » choice: None (the table's own default: admitted
+#: at a public table, not at a private one), admitted even at a private table, or none.
+SPECTATOR_CHOICES = {"": None, "oui": True, "non": False}
+
+
+def spectators(value) -> bool | None:
+    """Whether the table being opened admits spectators (SPECTATOR_CHOICES); an unknown value
+    is the default."""
+    return SPECTATOR_CHOICES.get(str(value or ""))
+
+
+def spectator_choices() -> list[tuple[str, str]]:
+    """(value, label) of the form's « Spectateurs » select, the default first."""
+    return [
+        ("", gettext("Admis si la table est publique")),
+        ("oui", gettext("Admis, même à une table privée")),
+        ("non", gettext("Sans spectateurs")),
+    ]
+
+
 def clock_choices() -> list[tuple[str, str]]:
     """(value, label) of each turn clock a table may be opened with, in the order of
     Table.Clock, labelled with its seconds from settings.TURN_CLOCKS, e.g. « Rapide (15 s + 1 min

@@ -73,6 +73,10 @@ class Table(models.Model):
     invite_token = models.CharField(  # noqa: DJ001 - null: public tables have none
         _("jeton d’invitation"), max_length=64, null=True, blank=True, unique=True
     )
+    # Whether members of the site may watch its partie (« Regarder », docs/spectators.md): a
+    # public table lets them unless its host opened it « sans spectateurs »; a private table
+    # only if its host allowed it when opening it.
+    spectators = models.BooleanField(_("spectateurs admis"), default=True)
 
     class Meta:
         verbose_name = _("table")

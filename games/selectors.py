@@ -273,3 +273,109 @@ def robot_offer_due(*, user, table_id: int, now=None) -> bool:
         .first()
     )
     return table is not None and table.seated < SEAT_COUNT
+
+
+def game_to_watch(*, user, table_id: int) -> tuple[Game | None, str]:
+    """The game a spectator may watch at this table (its table and seats along) and "", or
+    None and why not: "none" (no partie there), "closed" (played « sans spectateurs », or a
+    private table whose host did not allow it), "player" (the user plays it: their own page),
+    "cancelled" (docs/spectators.md)."""
+    if not user.is_authenticated:
+        return None, "none"
+    games = Game.objects.filter(table_id=table_id).select_related("table")
+    game = games.prefetch_related(game_seats_prefetch()).first()
+    if game is None:
+        return None, "none"
+    if seat_number(game, user) is not None:
+        return None, "player"
+    if not game.table.spectators:
+        return None, "closed"
+    if game.status == Game.Status.CANCELLED:
+        return None, "cancelled"
+    return game, ""
+
+
+def game_id_to_watch(*, user, table_id: int) -> int | None:
+    """The socket's check (games.live.consumers.WatchConsumer): the id of the game the user
+    may watch at this table, in one query."""
+    if not user.is_authenticated:
+        return None
+    row = (
+        Game.objects.filter(table_id=table_id, table__spectators=True)
+        .exclude(status=Game.Status.CANCELLED)
+        .exclude(seats__user=user)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return row
+
+
+#: The parties in play the salle weighs for « À la une » and lists with « Regarder »: the
+#: longest running first (docs/spectators.md).
+PLAYING_POOL = 200
+
+
+@dataclass(frozen=True)
+class PlayingGame:
+    """A public partie in play that may be watched, as the salle lists it."""
+
+    game_id: int
+    table_id: int
+    started: datetime
+    scores: list[int]
+    hand_number: int
+    players: list[tuple[int, str, bool]]  # (user id, name, robot) in seat order
+
+
+def playing_games(limit: int = PLAYING_POOL) -> list[PlayingGame]:
+    """The public parties in play whose tables admit spectators, the longest running first, at
+    most `limit`, in one query (the scores and the hand number read from the state's JSON)."""
+    rows = (
+        GameSeat.objects.filter(
+            game__status=Game.Status.PLAYING,
+            game__table__private=False,
+            game__table__spectators=True,
+        )
+        .order_by("game__created", "game_id", "number")
+        .values_list(
+            "game_id",
+            "game__table_id",
+            "game__created",
+            "game__state__scores",
+            "game__state__hand_number",
+            "user_id",
+            "user__username",
+            "robot",
+        )[: limit * SEAT_COUNT]
+    )
+    games: dict[int, PlayingGame] = {}
+    for game_id, table_id, started, scores, hand, user_id, name, robot in rows:
+        game = games.get(game_id)
+        if game is None:
+            game = games[game_id] = PlayingGame(
+                game_id, table_id, started, list(scores or [0, 0]), hand or 1, []
+            )
+        game.players.append((user_id, name, robot))
+    return [g for g in games.values() if len(g.players) == SEAT_COUNT]
+
+
+def featured_game(games: list[PlayingGame], ratings: dict[int, int | None]) -> PlayingGame | None:
+    """« À la une »: of `games` (the longest running first), the one whose four players have
+    the highest mean rating (`ratings`: user id -> points, None for an unrated player or a
+    robot, left out of the mean), else the longest running."""
+    best, best_mean = None, None
+    for game in games:
+        rated = [ratings.get(user_id) for user_id, _name, _robot in game.players]
+        known = [points for points in rated if points is not None]
+        mean = sum(known) / len(known) if known else None
+        if mean is not None and (best_mean is None or mean > best_mean):
+            best, best_mean = game, mean
+    if best is not None:
+        return best
+    return games[0] if games else None
+
+
+def mean_rating(game: PlayingGame, ratings: dict[int, int | None]) -> int | None:
+    known = [ratings.get(u) for u, _name, _robot in game.players]
+    known = [points for points in known if points is not None]
+    return round(sum(known) / len(known)) if known else None

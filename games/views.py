@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -19,10 +20,18 @@ from core.permissions import can_moderate
 from games import decisions, forms, selectors, signals
 from games.display import dossier, fairness_view, fragments
 from games.display.fragments import salle_context
+from games.live import socket_counts
 from games.models import Game
 from games.services import invitations, quickplay, revanche, robots
 from games.services import salle as salle_service
 from games.services.errors import Refused, SalleError
+
+#: Why a table cannot be watched (games.selectors.game_to_watch).
+WATCH_REFUSALS = {
+    "none": gettext_lazy("Il n’y a pas de partie à regarder à cette table."),
+    "closed": gettext_lazy("Cette partie se joue sans spectateurs."),
+    "cancelled": gettext_lazy("Cette partie a été annulée."),
+}
 
 
 @login_not_required
@@ -68,6 +77,7 @@ def table_create(request):
         client_seed=request.POST.get("seed") or None,
         min_completion=forms.min_completion(request.POST.get("min_completion")),
         private=request.POST.get("private") == "1",
+        spectators=forms.spectators(request.POST.get("spectators")),
         # The commitment the form showed (games.services.pending_shuffle).
         shown_commitment=request.POST.get("commitment") or None,
     )
@@ -165,7 +175,23 @@ def table(request, table_id):
     if game.status == Game.Status.CANCELLED:
         # The partie's end screen: why it was cancelled, and its shuffle revealed.
         return render(request, "games/partie_cancelled.html", fragments.cancelled_context(game))
-    return render(request, "games/table.html", fragments.table_context(game, seat))
+    context = fragments.table_context(game, seat)
+    context["watchers"] = socket_counts.watchers(game.pk) if game.table.spectators else None
+    return render(request, "games/table.html", context)
+
+
+@require_GET
+def watch(request, table_id):
+    """« Regarder »: the partie of a table as it is shown to all (docs/spectators.md), for any
+    member of the site unless the table is played without spectators. Its players go to their
+    own page; a partie cancelled or gone sends back to the salle with why."""
+    game, refusal = selectors.game_to_watch(user=request.user, table_id=table_id)
+    if refusal == "player":
+        return redirect("games:table", table_id=table_id)
+    if game is None:
+        messages.error(request, str(WATCH_REFUSALS[refusal]))
+        return redirect("games:salle")
+    return render(request, "games/watch.html", fragments.public_context(game))
 
 
 @require_GET

@@ -1,7 +1,9 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import replace
 from typing import Protocol
@@ -11,7 +13,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, forms, selectors
+from core import jinja
+from games import engine, forms, selectors, vocabulary
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
@@ -45,9 +48,13 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     for every name shown."""
     salle = selectors.salle_page(user, page)
     shown = [t for t in (salle.my_table, *salle.tables) if t is not None]
+    playing = selectors.playing_games() if salle.playing_count else []
     known = {}
     if reputations is not None:
-        known = reputations({s.user_id for t in shown for s in t.seats.all()})
+        known = reputations(
+            {s.user_id for t in shown for s in t.seats.all()}
+            | {user_id for game in playing for user_id, _name, _robot in game.players}
+        )
     pairs = _pairs.seated_pair_names(shown) if _pairs is not None else {}
     my_table = _table_item(salle.my_table, known, pairs) if salle.my_table is not None else None
     tables = [_table_item(t, known, pairs) for t in salle.tables]
@@ -65,10 +72,12 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "socket_url": salle_socket_url(salle.page),
         "open_count": salle.open_count,
         "playing_count": salle.playing_count,
+        **playing_context(playing, known),
         "kings_choices": Table.Kings.choices,
         "robot_level_choices": RobotLevel.choices,
         "robot_level_default": RobotLevel.EXPERT,
         "clock_choices": forms.clock_choices(),
+        "spectator_choices": forms.spectator_choices(),
         "clock_default": settings.TURN_CLOCK_DEFAULT,
         "heartbeat_ms": heartbeat_ms(),
         # « avec ma pareja », and the pair proposals to answer: for a player not seated (one
@@ -80,6 +89,73 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
         **waiting_context(salle.my_seat, my_table),
     }
+
+
+#: The parties in play the salle lists with « Regarder » (the longest running first).
+PLAYING_SHOWN = 10
+
+
+def playing_context(playing: list, known: dict) -> dict:
+    """The salle's parties in play that may be watched (the first PLAYING_SHOWN, and how many
+    more), and « À la une »: the one whose players have the highest mean rating, else the
+    longest running (docs/spectators.md)."""
+    ratings = {pk: getattr(reputation, "points", None) for pk, reputation in known.items()}
+    featured = selectors.featured_game(playing, ratings)
+    return {
+        "playing": [_playing_item(game) for game in playing[:PLAYING_SHOWN]],
+        "playing_more": max(0, len(playing) - PLAYING_SHOWN),
+        "featured": _featured_item(featured, ratings) if featured is not None else None,
+    }
+
+
+def _playing_item(game) -> dict:
+    names = [name for _user_id, name, _robot in game.players]
+    return {
+        "table_id": game.table_id,
+        "teams": [join_names_pair(names, 0), join_names_pair(names, 1)],
+        "scores": game.scores,
+        "watch_url": links.url("games:watch", game.table_id),
+    }
+
+
+def join_names_pair(names: list[str], team: int) -> str:
+    """The two partners of `team`, « ane et camille »."""
+    partners = [name for seat, name in enumerate(names) if team_of(seat) == team]
+    return _("%(first)s et %(second)s") % {"first": partners[0], "second": partners[1]}
+
+
+def _featured_item(game, ratings: dict) -> dict:
+    return {
+        **_playing_item(game),
+        "game_id": game.game_id,
+        "mean": selectors.mean_rating(game, ratings),
+        "live": {
+            "scores": game.scores,
+            "hand_number": game.hand_number,
+            "status": Game.Status.PLAYING,
+        },
+    }
+
+
+def featured_push(game_id: int, *, min_version: int | None = None) -> tuple[str, int] | None:
+    """The live part of « À la une » (the score, the hand, the lance under way) for the salle
+    sockets that show this game (games.live.push_fanout, FEATURED audience): one render per
+    version and process, from the public view only."""
+    game = game_cache.game_for_render(game_id, min_version=min_version)
+    if game is None:
+        return None
+
+    def render() -> str:
+        seen = engine.observation(game.state, None)
+        live = {
+            "scores": seen["scores"],
+            "hand_number": seen["hand_number"],
+            "lance": vocabulary.lance_name(seen["lance"]) if seen["lance"] else "",
+            "status": game.status,
+        }
+        return render_to_string("games/salle.html#featured-live", {"live": live, "oob": True})
+
+    return PUBLIC.kept(("featured", game.pk, game.version, game.status), render), game.version
 
 
 def _pair_forms(user, my_seat) -> dict:
@@ -227,12 +303,14 @@ def salle_fragment(
     nav: int = 0,
     started_table_ids: Collection[int] = (),
     reputations=None,
+    featured: list | None = None,
 ) -> tuple[str, int]:
     """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
     one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
     script (static/js/salle.js): the number of page changes the socket had been told of. If the
     user's table is among the tables that have just started, the fragment carries the table
-    page address and the page goes there."""
+    page address and the page goes there. `featured`, if given, gets the id of the game shown
+    « À la une » (None if none)."""
     context = salle_context(user, page, reputations=reputations)
     context["user"] = user
     context["pushed"] = True
@@ -244,6 +322,9 @@ def salle_fragment(
         and my_seat.table.status == Table.Status.PLAYING
     ):
         context["redirect_to"] = reverse("games:table", args=[my_seat.table_id])
+    if featured is not None:  # the socket follows « À la une » live (SalleConsumer)
+        shown = context["featured"]
+        featured.append(shown["game_id"] if shown is not None else None)
     return render_to_string("games/salle.html#salle", context), context["page"]
 
 
@@ -384,6 +465,118 @@ def table_socket_url(table_id: int) -> str:
     return f"/ws/tables/{table_id}/"
 
 
+# ---------------------------------------------------------------- the spectators' table
+
+#: The regions a spectator's page holds: no hand of their own, no decision to make.
+PUBLIC_REGIONS: tuple[str, ...] = tuple(
+    name for name in shared_regions.REGIONS if name not in ("my-hand", "decision-panel")
+)
+
+
+def watch_version(version: int, *, oob: bool = False) -> str:
+    """The version a spectator's page shows, the engine's as on a player's decision panel (its
+    socket's pushes carry it: the panel is not on a spectator's page)."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return f'<div id="watch-version" data-version="{int(version)}" hidden{swap}></div>\n'
+
+
+def watch_socket_url(table_id: int) -> str:
+    return f"/ws/tables/{table_id}/regarder/"
+
+
+def public_context(game: Game) -> dict:
+    """The context of games/watch.html and of its regions: the table as it is shown to all,
+    built from `observation(state, None)` only (no seat's cards; the hands the table shows at
+    the end of a hand), with the banners and the clocks (docs/spectators.md)."""
+    shared = _version_parts(game)
+    away = selectors.away_seconds(game) if game.status == Game.Status.PLAYING else {}
+    facts = TableFacts(
+        engine.observation(game.state, None),
+        shared["players"],
+        None,
+        host_seat=shared["host_seat"],
+        presence=away,
+        game_clock=game.clock,
+        now_ms=int(time.time() * 1000),
+        robots=shared["robots"],
+        alike=shared["alike"],
+    )
+    page = TablePage(
+        action_url="", salle_url=shared["salle_url"], ws_url=watch_socket_url(game.table_id)
+    )
+    context = table_view.table_context(facts, page)
+    context["heartbeat_ms"] = heartbeat_ms()
+    context["spectator"] = True
+    context["table_id"] = game.table_id
+    context["watch_version"] = watch_version(game.state["version"])
+    return context
+
+
+class PublicRenders:
+    """The spectators' render of each game version, kept for the few latest: one render serves
+    every spectator socket of a game in this process (games.live.push_fanout), however many
+    and whenever each asks. Keyed by what it shows: the version, the status, and the away
+    seats' deadlines (a presence change redraws it, a clock's tick does not)."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self.renders = 0  # how many renders were made (tests and bench.cpu count them)
+        self._kept: OrderedDict[tuple, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def push(self, game_id: int, *, min_version: int | None = None) -> tuple[str, int] | None:
+        """Every public region, out of band, and the version shown; None if the game is gone
+        or no longer watchable."""
+        game = game_cache.game_for_render(game_id, min_version=min_version)
+        if game is None or not game.table.spectators:
+            return None
+        away = tuple((s.number, s.deadline) for s in game.seats.all() if s.deadline is not None)
+        key = ("table", game.pk, game.version, game.status, away)
+        html = self.kept(
+            key,
+            lambda: (
+                watch_version(game.state["version"], oob=True)
+                + shared_regions.render_regions(
+                    public_context(game), scope=game.pk, names=PUBLIC_REGIONS
+                )
+            ),
+        )
+        return html, game.version
+
+    def kept(self, key: tuple, render) -> str:
+        """The render kept under `key`, else `render()`'s, kept (two threads missing the same
+        key may both render it: the same text)."""
+        with self._lock:
+            html = self._kept.get(key)
+            if html is not None:
+                self._kept.move_to_end(key)
+                return html
+        html = render()
+        with self._lock:
+            self.renders += 1
+            self._kept[key] = html
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return html
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.renders = 0
+
+
+PUBLIC = PublicRenders()
+
+
+def public_push(game_id: int, *, min_version: int | None = None) -> tuple[str, int] | None:
+    return PUBLIC.push(game_id, min_version=min_version)
+
+
+def watchers_fragment(game_id: int) -> str:
+    """Who watches the game, for its players' page: the count and the names, out of band."""
+    return str(jinja.macro("games/_watchers.html", "push", socket_counts.watchers(game_id)))
+
+
 def table_regions(
     game: Game,
     seat: int,
@@ -414,8 +607,14 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     seat = selectors.seat_number(game, user)
     if seat is None:
         return None
-    # A render without a version (a connect, a presence change) is its socket's alone.
-    return table_regions(game, seat, shared=min_version is not None), game.version
+    if min_version is not None:
+        return table_regions(game, seat), game.version
+    # A render without a version (a connect, a presence change) is its socket's alone, and
+    # says who watches (pushed on its own when that changes: docs/spectators.md).
+    html = table_regions(game, seat, shared=False)
+    if game.table.spectators:
+        html += "\n" + watchers_fragment(game.pk)
+    return html, game.version
 
 
 def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:

@@ -150,9 +150,14 @@ MEMO = RegionMemo()
 
 
 def render_regions(
-    context: View, *, request: Any = None, scope: Hashable, memo: RegionMemo = MEMO
+    context: View,
+    *,
+    request: Any = None,
+    scope: Hashable,
+    memo: RegionMemo = MEMO,
+    names: tuple[str, ...] = REGIONS,
 ) -> str:
-    """Every region of the table for the viewer of `context`, out of band, as
+    """Every region of the table (of `names`) for the viewer of `context`, out of band, as
     regions.render_regions renders it; `scope` names the game rendered (its id): regions
     are reused within it only (None: rendered, not kept)."""
     values = dict(context, oob=True)
@@ -164,7 +169,7 @@ def render_regions(
     parts = []
     with translations.one_language():
         shared_by = (scope, translations.language())
-        for name in REGIONS:
+        for name in names:
             parts.append(_region(name, context, own, shared_by, viewer, memo))
     return "\n".join(parts)
 

@@ -160,8 +160,10 @@ def declared(declarations: Declarations) -> list[tuple[Lance, list[bool]]]:
 def build_scoreboard(
     observation: Observation, players: list[str], viewer: int, teams: list[str]
 ) -> list[View]:
-    """Region ``scoreboard``: the viewer's team first."""
+    """Region ``scoreboard``: the viewer's team first (a spectator's: team 1 first, neither
+    theirs)."""
     mine = team_of(viewer)
+    spectator = observation["seat"] is None
     return [
         {
             "team": team,
@@ -169,7 +171,7 @@ def build_scoreboard(
             "names": join_names([players[team], players[team + 2]]),
             "score": observation["scores"][team],
             "target": TARGET,
-            "mine": team == mine,
+            "mine": team == mine and not spectator,
         }
         for team in (mine, 1 - mine)
     ]
@@ -181,8 +183,11 @@ def build_seats(
     """Region ``table-seats``: the four seats in screen order: me (bottom), right, partner
     (top), left; each with its ``clock`` (games.display.clocks.build_clocks), its last word,
     "temps écoulé" when the clock made it (``by_clock``: clocks.timed_out_words), whether it is
-    a computer player, and its countdown when away."""
+    a computer player, and its countdown when away. A spectator (the public view) sits at
+    no seat: every seat shows its backs and its team, none is "Vous"."""
     observation, players = facts.observation, facts.players
+    spectator = observation["seat"] is None
+    teams = team_labels(None, facts.team_names)
     robots = facts.robots or [False] * 4
     presence = facts.presence or {}
     to_act = set(observation["to_act"])
@@ -208,7 +213,7 @@ def build_seats(
             for lance, values in declared(declarations)
         ]
         away = presence.get(seat)
-        backs = range(0 if offset == 0 else 4)
+        backs = range(0 if offset == 0 and not spectator else 4)
         seats.append(
             {
                 "seat": seat,
@@ -216,8 +221,8 @@ def build_seats(
                 "is_robot": bool(robots[seat]),
                 "robot_level": robot_level(robots[seat]),
                 "position": POSITIONS[offset],
-                "relation": relation(POSITIONS[offset]),
-                "is_me": offset == 0,
+                "relation": teams[team_of(seat)] if spectator else relation(POSITIONS[offset]),
+                "is_me": offset == 0 and not spectator,
                 "team": team_of(seat),
                 "is_mano": observation["mano"] == seat,
                 "is_first_speaker": observation["mano"] is None
@@ -256,10 +261,10 @@ def build_away_banner(seats: list[View], status: str) -> View:
 
 
 def build_turn(
-    observation: Observation, players: list[str], viewer: int, host_name: str | None
+    observation: Observation, players: list[str], viewer: int | None, host_name: str | None
 ) -> View:
     """Whose turn it is, in words, for the seats' centre and the panel (``host_name`` None:
-    the viewer is the host)."""
+    the viewer is the host; ``viewer`` None: a spectator)."""
     status = observation["status"]
     if status == "finished":
         return {"mine": False, "text": _("Partie terminée.")}
@@ -462,7 +467,9 @@ def build_score_screen(
                 "name": players[seat],
                 "is_robot": bool(robots[seat]),
                 "robot_level": robot_level(robots[seat]),
-                "relation": relation(POSITIONS[offset]),
+                "relation": teams[team_of(seat)]
+                if observation["seat"] is None
+                else relation(POSITIONS[offset]),
                 "team_label": teams[team_of(seat)],
                 "is_mano": observation["mano"] == seat,
                 "cards": [card_view(c, kings) for c in cards] if cards else [],
@@ -487,7 +494,8 @@ def build_score_screen(
     mine = team_of(viewer)
     host_name = players[host_seat] if host_seat is not None else _("L'hôte")
     legal_deal = any(a["type"] == "deal" for a in observation["legal"])
-    is_host = host_seat is None or host_seat == viewer
+    spectator = observation["seat"] is None
+    is_host = not spectator and (host_seat is None or host_seat == viewer)
     return {
         "hand_number": observation["hand_number"],
         "shown": bool(shown),
@@ -519,7 +527,7 @@ def build_partie_over(
     winner = observation["winner"]
     if observation["status"] != "finished" or winner is None:
         return None
-    we_won = team_of(viewer) == winner
+    we_won = team_of(viewer) == winner and observation["seat"] is not None
     scores = observation["scores"]
     return {
         "winner": winner,
@@ -610,7 +618,7 @@ def _build_table(facts: TableFacts) -> View:
     if host_seat is None:
         host_name: str | None = _("L'hôte")
     else:
-        host_name = None if host_seat == viewer else players[host_seat]
+        host_name = None if host_seat == seat else players[host_seat]
     clocks = build_clocks(facts.game_clock, observation, facts.now_ms)
     by_clock = timed_out_words(facts.game_clock, observation)
     seats = build_seats(facts, viewer, clocks, by_clock)
@@ -620,7 +628,7 @@ def _build_table(facts: TableFacts) -> View:
     scoreboard = for_the_team(
         "scoreboard", lambda: build_scoreboard(observation, players, viewer, teams)
     )
-    turn = build_turn(observation, players, viewer, host_name)
+    turn = build_turn(observation, players, seat, host_name)
     # The viewer's own running clock is also shown where they decide: the panel, the deal.
     mine = clocks[viewer] if seat is not None else None
     running = mine if mine is not None and mine["running"] else None

@@ -50,6 +50,7 @@ REPLACED = gettext_lazy(
 SESSION_ENDED = gettext_lazy("Votre session a pris fin.")
 TOO_FAST = gettext_lazy("Trop de décisions.")
 REVANCHE_STARTED = gettext_lazy("La revanche commence !")
+WATCHING = gettext_lazy("Vous regardez cette partie : vous ne pouvez pas y jouer.")
 # A page asks for a salle render ({"type": "salle.page"}) once per Tables précédentes /
 # suivantes link; past this, per user, the page is noted but no render is forced.
 SALLE_PAGE_RENDERS = ratelimit.Limit("salle-page-render", count=5, seconds=1)
@@ -235,10 +236,13 @@ class SalleConsumer(UserSocket):
     the table page is never lost."""
 
     kind = "salle"
+    audience = push_fanout.FEATURED  # it follows the partie shown « À la une » (`follow`)
     page = 1
     nav = 0
     dirty = False
     pusher: asyncio.Task | None = None
+    featured_id: int | None = None
+    rendered_version = -1  # of the partie « À la une »
 
     async def connect(self):
         if self.authenticated_user() is None:
@@ -275,6 +279,7 @@ class SalleConsumer(UserSocket):
 
     async def release(self):
         self.stop_pushing()
+        await self.follow(None)
         if self.groups_joined:
             await self.tables_seen()  # the 10 minutes of an unwatched table start now
 
@@ -312,6 +317,7 @@ class SalleConsumer(UserSocket):
 
     async def send_salle(self):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
+        featured: list[int | None] = []
         try:
             html, shown = await in_thread(fragments.salle_fragment)(
                 self.scope["user"],
@@ -319,6 +325,7 @@ class SalleConsumer(UserSocket):
                 nav=self.nav,
                 started_table_ids=started,
                 reputations=signals.reputations,
+                featured=featured,
             )
         except BaseException:
             self.started_table_ids |= started  # not sent: the next render carries them
@@ -326,6 +333,33 @@ class SalleConsumer(UserSocket):
         if self.page == page:  # fewer pages now: the pushes stay on the last one
             self.page = shown
         await self.send(text_data=html)
+        await self.follow(featured[0] if featured else None)
+
+    async def follow(self, game_id: int | None) -> None:
+        """Receive the live part of « À la une » for the partie `game_id` shows (None: none),
+        through the fan-out (one render per decision for every salle of this process)."""
+        if game_id == self.featured_id:
+            return
+        if self.featured_id is not None:
+            await FANOUT.leave(self.featured_id, self)
+        self.featured_id, self.rendered_version = game_id, -1
+        if game_id is not None:
+            await FANOUT.join(game_id, self)
+
+    def busy(self) -> bool:
+        return False
+
+    async def catch_up(self, version: int) -> None:
+        if self.featured_id is not None and version > self.rendered_version:
+            pushed = await in_thread(fragments.featured_push)(self.featured_id, min_version=version)
+            await self.deliver(pushed)
+
+    async def deliver(self, pushed) -> None:
+        """The live part of « À la une », unless this socket showed that version already."""
+        if pushed is None or self.cleaned_up or pushed[1] <= self.rendered_version:
+            return
+        self.rendered_version = pushed[1]
+        await self.send(text_data=pushed[0])
 
 
 def page_number(values) -> int:
@@ -353,6 +387,7 @@ class TableConsumer(UserSocket):
     to the salle. While the game is played the socket is one of its seat's SeatConnections."""
 
     kind = "table"
+    audience = push_fanout.PLAYER
     game_id: int | None = None
     rendered_version = -1
     tracked = False  # a SeatConnection row stands for this socket
@@ -388,6 +423,16 @@ class TableConsumer(UserSocket):
 
     def page_path(self) -> str:
         return reverse("games:table", args=[self.table_id])
+
+    async def game_watchers(self, event):
+        """Someone began or stopped watching: this player's page redraws who watches."""
+        await self.send_watchers()
+
+    async def send_watchers(self):
+        html = await asyncio.to_thread(fragments.watchers_fragment, self.game_id)
+        async with self.send_lock:
+            if not self.closed:
+                await self.send(text_data=html)
 
     async def track(self):
         self.tracked = await in_thread(presence.seat_connect)(
@@ -556,6 +601,140 @@ class TableConsumer(UserSocket):
 
     def shown(self, version: int) -> None:
         """This socket now shows `version` (games.live.push_healing sends a newer one it missed)."""
+        self.rendered_version = max(self.rendered_version, version)
+        if not self.closed:
+            SHOWN.shown(self.channel_name, self.game_id, self.rendered_version)
+
+
+class WatchConsumer(UserSocket):
+    """A spectator's socket (« Regarder », docs/spectators.md): the public regions of the table,
+    one render per game version for every spectator of the game in this process
+    (games.live.push_fanout, `PUBLIC` audience), pushed on connect, at every change, at a
+    presence change and at the end. Nothing the page sends touches the game: its heartbeat
+    keeps it listed among the watchers, anything else is refused. Leaving is nothing to the
+    game: no seat, no presence; the players' pages redraw who watches."""
+
+    kind = "watch"  # counted per user like the salle's and the table's (SOCKETS_PER_USER)
+    audience = push_fanout.PUBLIC
+    game_id: int | None = None
+    rendered_version = -1
+    closed = False
+    fanned_out = False
+    listed = False
+    refusals = 0
+
+    async def connect(self):
+        user = self.authenticated_user()
+        table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        game_id = None
+        if user is not None:
+            game_id = await database_sync_to_async(selectors.game_id_to_watch)(
+                user=user, table_id=table_id
+            )
+        if game_id is None:
+            await self.close()
+            return
+        self.game_id, self.table_id = game_id, table_id
+        self.send_lock = asyncio.Lock()
+        await self.join(game_group(self.game_id))
+        await FANOUT.join(self.game_id, self)
+        self.fanned_out = True
+        await self.accept()
+        await self.send_table()
+        await asyncio.to_thread(socket_counts.watcher_seen, self.game_id, user, self.channel_name)
+        self.listed = True
+        await broadcast.watchers_changed(self.game_id)
+
+    def page_path(self) -> str:
+        return reverse("games:watch", args=[self.table_id])
+
+    async def on_message(self, message: dict):
+        if message.get("type") == "heartbeat":
+            await super().on_message(message)
+            return
+        self.refusals += 1
+        if self.refusals >= settings.DECISION_REFUSALS_BEFORE_CLOSE:
+            await self.end(TOO_FAST_CLOSE_CODE, str(WATCHING))
+        async with self.send_lock:
+            await self.send(text_data=fragments.leave_fragment(redirect_to="", message=WATCHING))
+
+    async def heartbeat(self):
+        await asyncio.to_thread(
+            socket_counts.watcher_seen, self.game_id, self.scope["user"], self.channel_name
+        )
+
+    async def release(self):
+        self.closed = True
+        SHOWN.forget(self.channel_name)
+        if self.fanned_out:
+            self.fanned_out = False
+            await FANOUT.leave(self.game_id, self)
+        if self.listed:
+            self.listed = False
+            user = self.scope["user"]
+            await asyncio.to_thread(
+                socket_counts.watcher_gone, self.game_id, user, self.channel_name
+            )
+            await broadcast.watchers_changed(self.game_id)
+
+    async def game_presence(self, event):
+        await self.send_table()
+
+    async def game_changed(self, event):
+        await self.catch_up(event.get("version", 0))
+
+    async def game_watchers(self, event):
+        """For the players' pages only."""
+
+    async def game_ended(self, event):
+        if event.get("status") == "cancelled":
+            html = fragments.leave_fragment(
+                redirect_to=reverse("games:salle"),
+                message=fragments.cancelled_message(event.get("reason") or ""),
+            )
+            await self.send(text_data=html)
+            await self.end(1000)
+        else:
+            await self.send_table()
+
+    async def game_revanche(self, event):
+        """A revanche that started goes on at a new table: its spectators follow (its page
+        says if it cannot be watched)."""
+        table_id = event.get("table_id")
+        if table_id:
+            html = fragments.leave_fragment(
+                redirect_to=reverse("games:watch", args=[table_id]), message=REVANCHE_STARTED
+            )
+            await self.send(text_data=html)
+
+    async def send_table(self, *, min_version: int | None = None):
+        """The public render: fresh (a connect, a presence change, an ending), or at least
+        `min_version` unless already shown."""
+        async with self.send_lock:
+            if min_version is not None and min_version <= self.rendered_version:
+                return
+            pushed = await in_thread(fragments.public_push)(self.game_id, min_version=min_version)
+            await self.send_pushed(pushed)
+
+    def busy(self) -> bool:
+        return self.send_lock.locked()
+
+    async def catch_up(self, version: int) -> None:
+        if version > self.rendered_version and not self.closed:
+            await self.send_table(min_version=version)
+
+    async def deliver(self, pushed) -> None:
+        async with self.send_lock:
+            if self.closed or (pushed is not None and pushed[1] <= self.rendered_version):
+                return
+            await self.send_pushed(pushed)
+
+    async def send_pushed(self, pushed) -> None:
+        if pushed is None:  # the partie is gone, or no longer watchable
+            await self.close()
+            return
+        html, version = pushed
+        await self.send(text_data=html)
         self.rendered_version = max(self.rendered_version, version)
         if not self.closed:
             SHOWN.shown(self.channel_name, self.game_id, self.rendered_version)

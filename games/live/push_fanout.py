@@ -24,6 +24,11 @@ log = logging.getLogger(__name__)
 
 Rendered = tuple[str, int] | None
 
+#: The audiences of a game's sockets: its players (each their own seat's render), its
+#: spectators (one public render for all: docs/spectators.md) and the salles that show it
+#: « À la une » (one render of its live part for all). A socket says which it is.
+PLAYER, PUBLIC, FEATURED = "player", "public", "featured"
+
 #: How long a PUBLISH that reached this process alone lets its game's next decisions go
 #: unsent at most, if no process says it listens too (its "game.listening" lost).
 ALONE_SECONDS = 10.0
@@ -46,8 +51,8 @@ class ProcessFanout(ProcessLoop):
         self.alone_since: dict[int, float] = {}
 
     async def join(self, game_id: int, socket) -> None:
-        """`socket` (a TableConsumer with `deliver` and `catch_up`) shows game `game_id`: from
-        now on this process receives its game's changes."""
+        """`socket` (a TableConsumer or a WatchConsumer: `audience`, `deliver`, `catch_up`)
+        shows game `game_id`: from now on this process receives its game's changes."""
         await self._ensure_listening()
         async with self._membership_lock(game_id):
             members = self.sockets.setdefault(game_id, set())
@@ -71,9 +76,14 @@ class ProcessFanout(ProcessLoop):
                 await broadcast.leave(game_processes_group(game_id), self.channel, self.layer)
 
     def peers(self, game_id: int, socket) -> list:
-        """The users of the game's other sockets in this process (a decision of `socket`'s
-        player renders their pushes in its own hop: `deciding`, `decided`)."""
-        return [s.scope["user"] for s in self.sockets.get(game_id, ()) if s is not socket]
+        """The users of the game's other players' sockets in this process (a decision of
+        `socket`'s player renders their pushes in its own hop: `deciding`, `decided`); the
+        spectators' sockets are pushed after it, with one public render (`game_changed`)."""
+        return [
+            s.scope["user"]
+            for s in self.sockets.get(game_id, ())
+            if s is not socket and s.audience == PLAYER
+        ]
 
     def deciding(self, game) -> None:
         """Called from a decision's thread once it is committed, before its broadcast: the
@@ -101,7 +111,11 @@ class ProcessFanout(ProcessLoop):
         """The hop of a decision that committed `version` ended: send its pushes to this
         process's other sockets of the game, then push as usual to any still behind (one that
         opened meanwhile, a failed render)."""
-        ready = [s for s in self.sockets.get(game_id, ()) if s.scope["user"].pk in pushes]
+        ready = [
+            s
+            for s in self.sockets.get(game_id, ())
+            if s.audience == PLAYER and s.scope["user"].pk in pushes
+        ]
         try:
             await asyncio.gather(
                 *(s.deliver(pushes[s.scope["user"].pk]) for s in ready), return_exceptions=True
@@ -120,13 +134,22 @@ class ProcessFanout(ProcessLoop):
         for socket in behind:
             if socket.busy():
                 asyncio.create_task(socket.catch_up(version))
-        if not ready:
-            return
-        users = {s.scope["user"].pk: s.scope["user"] for s in ready}
-        rendered = await render_pushes(game_id, list(users.values()), version)
-        await asyncio.gather(
-            *(s.deliver(rendered.get(s.scope["user"].pk)) for s in ready), return_exceptions=True
-        )
+        players = [s for s in ready if s.audience == PLAYER]
+        if players:
+            users = {s.scope["user"].pk: s.scope["user"] for s in players}
+            rendered = await render_pushes(game_id, list(users.values()), version)
+            await asyncio.gather(
+                *(s.deliver(rendered.get(s.scope["user"].pk)) for s in players),
+                return_exceptions=True,
+            )
+        for audience, render in (
+            (PUBLIC, fragments.public_push),
+            (FEATURED, fragments.featured_push),
+        ):
+            alike = [s for s in ready if s.audience == audience]
+            if alike:  # one render for every such socket of the game in this process
+                shown = await hop(render, game_id, min_version=version)
+                await asyncio.gather(*(s.deliver(shown) for s in alike), return_exceptions=True)
 
     def _membership_lock(self, game_id: int) -> asyncio.Lock:
         return self.membership.setdefault(game_id, asyncio.Lock())

@@ -90,7 +90,7 @@ def user_left(user_id: int) -> None:
     """One of the user's sockets closed: if it was their last of any kind, they are offline."""
     try:
         redis = client()
-        if not any(redis.zcard(_key(kind, user_id)) for kind in ("salle", "table")):
+        if not any(redis.zcard(_key(kind, user_id)) for kind in ("salle", "table", "watch")):
             redis.zrem(_online_key(), str(user_id))
     except FAILURES:
         log.warning("user %s not marked offline: Redis unavailable", user_id)
@@ -109,3 +109,49 @@ def online_count(*, now: float | None = None) -> int:
         log.warning("online players not counted: Redis unavailable")
         return 0
     return int(count)
+
+
+# Who watches a game (docs/spectators.md): one sorted set per game, "<channel>\t<user id>\t<name>"
+# -> the last time that spectator socket opened or sent a heartbeat. The players are shown the
+# people behind the sockets heard within HEARTBEAT_LIMIT_SECONDS (one process's dead sockets
+# lapse so); a socket that closes leaves at once.
+
+
+def _watchers_key(game_id: int) -> str:
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    return f"{prefix}:watchers:{game_id}"
+
+
+def _watcher(channel_name: str, user) -> str:
+    return f"{channel_name}\t{user.pk}\t{user.username}"
+
+
+def watcher_seen(game_id: int, user, channel_name: str, *, now: float | None = None) -> None:
+    """A spectator socket of `user` opened at the game, or is still alive."""
+    key = _watchers_key(game_id)
+    try:
+        pipe = client().pipeline()
+        pipe.zadd(key, {_watcher(channel_name, user): now or time.time()})
+        pipe.expire(key, KEPT_SECONDS)
+        pipe.execute()
+    except FAILURES:
+        log.warning("spectator of game %s not counted: Redis unavailable", game_id)
+
+
+def watcher_gone(game_id: int, user, channel_name: str) -> None:
+    try:
+        client().zrem(_watchers_key(game_id), _watcher(channel_name, user))
+    except FAILURES:
+        log.warning("spectator of game %s not forgotten: Redis unavailable", game_id)
+
+
+def watchers(game_id: int, *, now: float | None = None) -> list[str]:
+    """The names of the people watching the game, each once, sorted; [] when Redis is down."""
+    since = (now or time.time()) - settings.HEARTBEAT_LIMIT_SECONDS
+    try:
+        members: list[bytes] = client().zrangebyscore(_watchers_key(game_id), since, "+inf")  # type: ignore[assignment]
+    except FAILURES:
+        log.warning("spectators of game %s not read: Redis unavailable", game_id)
+        return []
+    names = {member.decode().split("\t", 2)[2] for member in members}
+    return sorted(names, key=str.casefold)

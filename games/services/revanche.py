@@ -208,6 +208,7 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
                 kings=game.kings,
                 clock=game.table.clock,
                 private=True,
+                spectators=game.table.spectators,
                 client_seed=seeds[0] or None,
                 server_seed=committed,
             )

@@ -50,6 +50,7 @@ def table_create(
     private: bool = False,
     shown_commitment: str | None = None,
     server_seed: bytes | None = None,
+    spectators: bool | None = None,
 ) -> Table:
     """Open a table with the given modality and turn clock (a Table.Clock value; None: the
     TURN_CLOCK_DEFAULT) and, if given, the minimum completion rate (percent, 1 to 100) a
@@ -58,7 +59,8 @@ def table_create(
     form showed the commitment of (`shown_commitment`, games.services.pending_shuffle), or
     `server_seed` (a revanche's, committed by its offer); only its commitment is ever shown
     before the partie ends (docs/fair-shuffle.md). A `private` table is not listed: it gets an
-    invitation token (games.services.invitations)."""
+    invitation token (games.services.invitations). `spectators`: whether its partie may be
+    watched (None: yes at a public table, no at a private one; docs/spectators.md)."""
     seed, origin = person_seed(client_seed)
     if kings not in Table.Kings.values:
         raise SalleError(_("Choisissez une modalité : 4 rois ou 8 rois."))
@@ -83,6 +85,7 @@ def table_create(
             commitment=engine.commitment(server_seed),
             private=private,
             invite_token=invitations.new_token() if private else None,
+            spectators=not private if spectators is None else spectators,
         )
         _insert_seat(table=table, user=user, number=0, client_seed=seed, origin=origin)
         broadcast.salle_changed()

@@ -1,11 +1,17 @@
 """Helpers of the live-play tests: start the cast's table, choose legal actions at random
 (the engine's own seeded chooser), post them as the players."""
 
+import asyncio
+import contextlib
+import html
 import json
+import re
 import subprocess
 import sys
 import threading
 
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
 from django.db import connection
 
 from games import engine
@@ -15,6 +21,7 @@ from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from games.models import Game, GameAction
 from games.services import robots, salle
 from tests.presentation.helpers import CODE_RE
+from tests.sockets import connect
 
 HTMX = {"HX-Request": "true"}
 #: random play that lasts (no bet, no órdago: about 15 hands a partie) with many mus rounds
@@ -147,3 +154,88 @@ def play_robots(game) -> int:
             game.refresh_from_db()
             return made
         made += 1
+
+
+# ---------------------------------------------------------------- spectators (docs/spectators.md)
+
+
+def watch_path(table_id) -> str:
+    return f"/ws/tables/{table_id}/regarder/"
+
+
+def public_cards(state: dict) -> set[str]:
+    """The cards a spectator may see now: the four hands once the table shows them at the end
+    of a hand, else none."""
+    shown = state["hand"].get("hands_shown")
+    if state["hand"].get("closed") and shown:
+        return {c for cards in shown.values() for c in cards}
+    return set()
+
+
+async def receive_watch_version(communicator, version, timeout=5):
+    """The next spectator push showing `version` (older ones, and other messages, skipped)."""
+    while True:
+        payload = await communicator.receive_from(timeout=timeout)
+        if f'id="watch-version" data-version="{version}"' in payload:
+            return payload
+
+
+async def watching(user, table_id):
+    communicator, connected = await connect(user, path=watch_path(table_id))
+    assert connected
+    await communicator.receive_from(timeout=5)
+    return communicator
+
+
+WATCH_VERSION = re.compile(r'id="watch-version" data-version="(\d+)"')
+
+
+@database_sync_to_async
+def spectator_user(name: str = "mirón"):
+    """A member of the site who plays nowhere: the leak tests' spectator."""
+    return get_user_model().objects.create_user(name, password=None)
+
+
+def spectator_leaks(payloads: list[str], states: dict[int, dict]) -> list[tuple[int, set]]:
+    """(version, cards) of every spectator payload holding a card the table did not show at
+    the version it says it renders (`states`: the state at each version)."""
+    found = []
+    for payload in payloads:
+        text = html.unescape(payload)
+        versions = WATCH_VERSION.findall(text)
+        if not versions:
+            continue  # a refusal, the watchers: no card drawn
+        version = int(versions[0])  # an ending's version has no play: the last play's state
+        state = states[max(v for v in states if v <= version)]
+        cards = leaked_cards(text, public_cards(state))
+        if cards:
+            found.append((version, cards))
+    return found
+
+
+class Collector:
+    """Everything a socket receives, read in the background while the test does its work."""
+
+    def __init__(self, communicator):
+        self.communicator = communicator
+        self.payloads: list[str] = []
+        self.task = asyncio.ensure_future(self._read())
+
+    async def _read(self):
+        while True:
+            try:
+                self.payloads.append(await self.communicator.receive_from(timeout=3600))
+            except TimeoutError:
+                continue
+
+    async def stop(self) -> list[str]:
+        """Stop reading once the socket has been quiet for half a second; its payloads."""
+        count = -1
+        while count != len(self.payloads):
+            count = len(self.payloads)
+            await asyncio.sleep(0.5)
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+        await self.communicator.disconnect()
+        return self.payloads

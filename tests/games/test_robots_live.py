@@ -20,7 +20,16 @@ from games.engine import SeededShuffler
 from games.engine.random_play import pick_action
 from games.models import Game, GameAction, GameSeat, Table
 from tests import processes
-from tests.games.helpers import HTMX, allowed_cards, form_data, leaked_cards
+from tests.games.helpers import (
+    HTMX,
+    Collector,
+    allowed_cards,
+    form_data,
+    leaked_cards,
+    spectator_leaks,
+    spectator_user,
+    watching,
+)
 from tests.sockets import connect_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,6 +101,8 @@ async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
     communicator, connected = await connect_table(ane, table.pk)
     assert connected
     received = [page, await communicator.receive_from(timeout=5)]
+    # a spectator watches the whole partie (docs/spectators.md), read in the background
+    spectator = Collector(await watching(await spectator_user(), table.pk))
     rng = SeededShuffler(11)
     mine = 0
     deadline = time.monotonic() + 300
@@ -117,6 +128,7 @@ async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
     while not await communicator.receive_nothing(timeout=0.5):
         received.append(await communicator.receive_from(timeout=1))
     await communicator.disconnect()
+    watched = await spectator.stop()
 
     assert game.status == Game.Status.FINISHED and game.winning_team in (0, 1)
     rows, seats = await the_log(game)
@@ -149,4 +161,6 @@ async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
     # the page, the first frame and every answer to a decision at least (an órdago may end
     # the partie in its first hand, so no fixed count)
     assert scanned >= mine + 2
+    assert spectator_leaks(watched, states) == []
+    assert len(watched) > mine and "Score final" in html.unescape(watched[-1])
     assert any("badge-robot" in payload for payload in received)

@@ -25,7 +25,11 @@ from tests.games.helpers import (
     leaked_cards,
     leaks_secret,
     next_move,
+    public_cards,
+    receive_watch_version,
+    spectator_user,
     start_game,
+    watching,
 )
 from tests.sockets import connect, connect_table, receive_version, without_clocks
 
@@ -137,13 +141,16 @@ async def test_a_kicked_user_is_sent_to_the_login_page_and_closed(started_game, 
         await communicator.disconnect()
 
 
-async def play_and_watch(game, cast, rng, *, actions, weights=None):
+async def play_and_watch(game, cast, rng, *, actions, weights=None, watched=None):
     """Random legal decisions posted by the players (test Clients) while the four sockets are
-    connected; after each, every socket's push for the new version is awaited. Returns every
-    payload each seat received (pushes and its own POST answers) with the cards it may see,
-    and the POST -> four sockets latencies."""
+    connected, and a spectator's (docs/spectators.md); after each, every socket's push for the
+    new version is awaited. Returns every payload each seat received (pushes and its own POST
+    answers) with the cards it may see, and the POST -> four sockets latencies; `watched`
+    gets the spectator's payloads with the cards the table showed."""
     sockets = []
     seen = {seat: [] for seat in range(4)}
+    spectator = await watching(await spectator_user(), game.table_id)
+    watched = [] if watched is None else watched
     for seat, user in enumerate(cast):
         communicator, connected = await connect_table(user, game.table_id)
         assert connected
@@ -165,7 +172,8 @@ async def play_and_watch(game, cast, rng, *, actions, weights=None):
         seen[seat].append((response.content.decode(), allowed_cards(game.state, seat)))
         for other, payload in enumerate(pushed):
             seen[other].append((payload, allowed_cards(game.state, other)))
-    for communicator in sockets:
+        watched.append((await receive_watch_version(spectator, version), public_cards(game.state)))
+    for communicator in (*sockets, spectator):
         await communicator.disconnect()
     return game, seen, latencies
 
@@ -176,12 +184,16 @@ async def test_no_payload_ever_holds_another_seats_cards(full_table, cast, seed,
     órdagos, to the end of the partie (the decks come from secrets: every run differs)."""
     game = await database_sync_to_async(start_game)(full_table, first_mano=seed % 4)
     rng = SeededShuffler(seed)
-    game, seen, latencies = await play_and_watch(game, cast, rng, actions=150, weights=weights)
+    watched = []
+    game, seen, latencies = await play_and_watch(
+        game, cast, rng, actions=150, weights=weights, watched=watched
+    )
     print_latencies(latencies)
-    for seat, payloads in seen.items():
+    for seat, payloads in (*seen.items(), ("spectator", watched)):
         for payload, allowed in payloads:
             assert leaked_cards(html.unescape(payload), allowed) == set(), (seat, payload)
             assert not leaks_secret(payload, full_table.server_seed), (seat, payload)
+    assert len(watched) == len(latencies)  # the spectator saw every version
     if weights is LONG_PLAY:
         assert game.state["hand_number"] >= 3 and len(seen[0]) > 100
         assert any(len(allowed) == 16 for _, allowed in seen[0])  # showdowns were scanned too
@@ -195,8 +207,13 @@ async def test_the_secret_reaches_no_socket_before_the_end_and_all_four_at_the_e
     pushed to each of the four reveals it with the record's link."""
     game = await database_sync_to_async(fair_start)(full_table)
     secret = game.server_seed
-    game, seen, _ = await play_and_watch(game, cast, SeededShuffler(11), actions=3000)
+    watched = []
+    game, seen, _ = await play_and_watch(
+        game, cast, SeededShuffler(11), actions=3000, watched=watched
+    )
     assert game.status == Game.Status.FINISHED
+    for payload, _ in watched:  # a spectator is not told the secret, even at the end
+        assert not leaks_secret(payload, secret), payload
     dossier_url = reverse("games:partie_record", args=[game.pk])
     for seat, payloads in seen.items():
         *before, last = [html.unescape(payload) for payload, _ in payloads]

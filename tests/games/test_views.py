@@ -386,8 +386,9 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
     fragments.salle_fragment(bixente)  # a watcher's next commitment is drawn once
     # the seat (with its table and host), the counts, one page of tables, their seats, the
     # friends among the seated players; a watcher's next table's commitment and parejas, a
-    # seated player's usual wait (the last started tables)
-    with django_assert_num_queries(6 if seated else 7):
+    # seated player's usual wait (the last started tables); the parties in play to watch
+    # (docs/spectators.md)
+    with django_assert_num_queries(7 if seated else 8):
         html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
