@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from games.models import Game
 from tournaments import pairing, services
 from tournaments.models import Match, MatchPartie, Tournament, TournamentPair
 
@@ -179,7 +180,12 @@ def _line(match: Match, by_pk, parties: list[MatchPartie]) -> MatchLine:
     for mp in parties:
         game = getattr(mp.table, "game", None) if mp.table_id else None
         state = "forfait" if game is None else game.status
-        url = reverse("records:partie", args=[game.pk]) if game is not None else None
+        if game is None:
+            url = None
+        elif game.status == Game.Status.PLAYING and mp.table.spectators:
+            url = reverse("games:watch", args=[mp.table_id])  # « Regarder » (docs/spectators.md)
+        else:
+            url = reverse("records:partie", args=[game.pk])
         links.append(PartieLink(mp.number, url, state, mp.outcome))
     wins = [sum(1 for p in parties if p.outcome == side) for side in (0, 1)]
     return MatchLine(

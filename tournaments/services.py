@@ -457,6 +457,7 @@ def _open_partie(tournament: Tournament, match: Match, number: int) -> int:
                     kings=tournament.kings,
                     clock=tournament.clock,
                     private=True,
+                    spectators=not tournament.private,
                     server_seed=secrets.token_bytes(engine.fairness.SERVER_SEED_BYTES),
                 )
                 for current in range(1, 4):

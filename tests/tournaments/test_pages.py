@@ -127,17 +127,19 @@ def test_a_running_tournament_page_shows_standings_rounds_links_and_the_ready_ta
     live = client.get(urls[1]).content.decode()
     assert reverse("games:table", args=[game.table_id]) in live
     assert "Votre table est prête : rejoindre la partie" in live
-    assert reverse("records:partie", args=[game.pk]) in live
+    # a partie in play is watched (« Regarder »); its page is its players' once it has ended
+    assert reverse("games:watch", args=[game.table_id]) in live and "partie 1 : regarder" in live
     assert "Ronde 1" in live
-    # a spectator sees the parties' links, no table of theirs
+    # anyone else sees the parties' links, no table of theirs
     client.force_login(staff)
     live = client.get(urls[1]).content.decode()
     assert "rejoindre la partie" not in live
-    assert all(reverse("records:partie", args=[g.pk]) in live for g in games)
+    assert all(reverse("games:watch", args=[g.table_id]) in live for g in games)
     # the results come in: the standings move, the pair's page lists the tournament
     play_all(tournament)
     services.advance(tournament_id=tournament.pk)
     live = client.get(urls[1]).content.decode()
+    assert all(reverse("records:partie", args=[g.pk]) in live for g in games)
     points = [int(p) for p in re.findall(r"<td>(\d+)</td><td>\d+</td><td>-?\d+</td>", live)]
     assert sorted(points, reverse=True)[:2] == [1, 1] and "Ronde 2" in live
     history = client.get(urls[3]).content.decode()
