@@ -201,7 +201,7 @@ def word_text(word: Word) -> str:
         }
     if kind == "declare":
         answer = in_language(YES) if word.get("has") else in_language(NO)
-        return f"{lance_name(word.get('lance'))} : {answer}"
+        return labelled(lance_name(word.get("lance")), answer)
     return action_label(kind)
 
 
@@ -209,7 +209,13 @@ def word_sentence(word: Word, name: str) -> str:
     """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes"."""
     if word["type"] == "discard":
         return f"{name} {word_text(word)}"
-    return f"{name} : {word_text(word)}"
+    return labelled(name, word_text(word))
+
+
+def labelled(label: str, text: str) -> str:
+    """ "Ane : Mus", "Pares : no": the colon's spacing is each language's (French puts a space
+    before it, the others do not), so it comes from the catalog."""
+    return gettext("%(label)s : %(text)s") % {"label": label, "text": text}
 
 
 def illegal_message(code: str | None, params: dict[str, object] | None = None) -> str:

@@ -30,6 +30,8 @@ BUTTON_INPUT_TYPES = {"submit", "button", "reset"}
 WORD = re.compile(r"[^\W\d_]+")
 # A quoted literal in a variable tag, e.g. |default:"À vous.", unless marked as _("...").
 VAR_LITERAL = re.compile(r"""(_\()?("[^"]*"|'[^']*')""")
+# A word marked with its context in a Jinja template: pgettext("context", "...").
+PGETTEXT_CALL = re.compile(r"""pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)""")
 
 
 class _UserText(HTMLParser):
@@ -81,7 +83,7 @@ def unmarked_template_strings(source: str) -> list[str]:
             html.append(token.contents)
         else:
             if token.token_type == TokenType.VAR:
-                for marked, literal in VAR_LITERAL.findall(token.contents):
+                for marked, literal in VAR_LITERAL.findall(PGETTEXT_CALL.sub("", token.contents)):
                     if not marked and _has_words(literal):
                         found.append(literal)
             html.append(" ")
@@ -97,6 +99,7 @@ def test_the_checker_finds_unmarked_text_and_accepts_marked_text():
     <p>Bonjour {{ name }}</p><p>{% translate "Bonsoir" %}</p>
     <p>{% blocktranslate %}À {{ n }} points{% endblocktranslate %} · 40</p>
     <span title="Main">{{ x|default:_("À vous.") }}</span><b aria-label="{% translate 'Oui' %}">
+    <i>{{ pgettext("colonne", "Mise") }}</i>
     <button value="go">Barajamos</button>{{ ok|yesno:"oui,non" }}
     <input type="hidden" name="type" value="mus"><input type="submit" value="Valider">"""
     assert unmarked_template_strings(source) == ['"oui,non"', "Bonjour", "Main", "go", "Valider"]

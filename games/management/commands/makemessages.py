@@ -1,9 +1,10 @@
 """Django's makemessages, and the table regions' Jinja ``{% trans %}`` blocks too.
 
 Django's extractor reads ``{{ _("...") }}`` in templates/jinja2/ but not Jinja's ``{% trans %}``
-blocks (the strings with variables), nor ``_()`` after ``or``; without them a catalog refresh
-would drop those msgids as obsolete. Jinja's own extractor (the one Babel uses) finds them with
-the settings of core/jinja.py (newstyle gettext), and they join the .pot before msgmerge.
+blocks (the strings with variables), ``_()`` after ``or``, nor ``pgettext()``: without them a
+catalog refresh would drop those msgids as obsolete. Jinja's own extractor (the one Babel uses)
+finds them with the settings of core/jinja.py (newstyle gettext); they join the .pot before
+msgmerge.
 """
 
 import os
@@ -13,7 +14,7 @@ from django.core.management.commands import makemessages
 from django.core.management.utils import popen_wrapper
 from jinja2.ext import babel_extract
 
-KEYWORDS = ("_", "gettext", "ngettext")
+KEYWORDS = ("_", "gettext", "ngettext", "pgettext")
 OPTIONS = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
 
 
@@ -37,6 +38,12 @@ def jinja_entries(path: Path) -> list[str]:
                         'msgstr[0] ""\nmsgstr[1] ""\n'
                     )
                     continue
+                if function == "pgettext" and len(strings) == 2:
+                    entries.append(
+                        f"msgctxt {po_string(strings[0])}\nmsgid {po_string(strings[1])}\n"
+                        'msgstr ""\n'
+                    )
+                    continue
                 message = strings[0] if strings else None
             if message:
                 flag = "#, python-format\n" if "%(" in message or "%%" in message else ""
@@ -45,6 +52,10 @@ def jinja_entries(path: Path) -> list[str]:
 
 
 class Command(makemessages.Command):
+    # A new msgid comes untranslated, not "fuzzy" with a neighbour's translation as a guess:
+    # the catalogs' test names it for the translators (docs/languages.md).
+    msgmerge_options = [*makemessages.Command.msgmerge_options, "--no-fuzzy-matching"]
+
     def build_potfiles(self):
         potfiles = super().build_potfiles()
         if self.domain != "django":
