@@ -32,7 +32,7 @@ WORD = re.compile(r"[^\W\d_]+")
 VAR_LITERAL = re.compile(r"""(_\()?("[^"]*"|'[^']*')""")
 # A word marked with its context in a Jinja template (pgettext("context", "...")), and an
 # element id (|json_script:"id"): no literal a user reads.
-PGETTEXT_CALL = re.compile(r"""pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)|json_script:"[^"]*"""")
+PGETTEXT_CALL = re.compile(r"""pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)|json_script:"[^"]*\"""")
 
 
 class _UserText(HTMLParser):
