@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import engine, forms, selectors
+from games import engine, forms, selectors, vocabulary
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
@@ -432,7 +432,7 @@ def leave_fragment(*, redirect_to: str, message: str) -> str:
     )
 
 
-def game_ended_fragment(table_id: int, reason: str) -> str:
+def game_ended_fragment(table_id: int, reason: dict | str) -> str:
     """A cancelled game: the page goes to the table address, which sends the player to the
     salle with the reason as a message."""
     return leave_fragment(
@@ -440,7 +440,9 @@ def game_ended_fragment(table_id: int, reason: str) -> str:
     )
 
 
-def cancelled_message(reason: str) -> str:
+def cancelled_message(reason: dict | str) -> str:
+    """Why the partie was cancelled (a stored end reason), in the active language."""
+    reason = vocabulary.end_reason_text(reason)
     if reason:
         return _("La partie a été annulée : %(reason)s") % {"reason": reason}
     return _("La partie a été annulée.")
