@@ -7,6 +7,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
 
 from tests.conftest import PASSWORD
 
@@ -102,3 +104,18 @@ def test_a_table_link_opens_in_each_readers_language(make_user, ane, login, open
     friend = make_user("miren", language="eu")
     assert page_language(login(ane).get(url, follow=True)) == "fr"
     assert page_language(login(friend).get(url, follow=True)) == "eu"
+
+
+GOVERNS = (
+    "Ces règles sont écrites en français : la version française fait foi, les autres langues "
+    "en sont des traductions."
+)
+
+
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_the_rules_say_at_their_top_that_the_french_version_governs(language):
+    page = Client(headers={"accept-language": language}).get(reverse("rules")).content.decode()
+    with translation.override(language):
+        governs = escape(translation.gettext(GOVERNS))
+    top = page[page.index("<h1>") : page.index("<nav", page.index("<h1>"))]
+    assert f'<p class="rules__governs">{governs}</p>' in top
