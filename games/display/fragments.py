@@ -2,13 +2,14 @@
 consumers (WebSocket)."""
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import engine, forms, selectors, vocabulary
@@ -418,10 +419,25 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     return table_regions(game, seat, shared=min_version is not None), game.version
 
 
-def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:
-    """`table_push` for several players of one game at once, {user id: push}: the game is
-    read (or taken from the cache) once for all (games.live.push_fanout)."""
-    return {user.pk: table_push(game_id, user, min_version=min_version) for user in users}
+Reader = tuple[object, str]  # a socket's user and its language
+Pushes = dict[tuple[int, str], tuple[str, int] | None]
+
+
+def table_pushes(game_id: int, readers: Iterable[Reader], *, min_version: int) -> Pushes:
+    """`table_push` for the readers of one game at once, {(user id, language): push}, each in
+    its reader's language: the game is read (or taken from the cache) once for all
+    (games.live.push_fanout), each player rendered once per language their sockets read, a
+    language's renders together (the regions alike for several players are shared within it:
+    games.display.shared_regions)."""
+    by_language: dict[str, dict[int, object]] = {}
+    for user, language in readers:
+        by_language.setdefault(language, {})[user.pk] = user
+    pushes: Pushes = {}
+    for language, users in by_language.items():
+        with translation.override(language):
+            for pk, user in users.items():
+                pushes[pk, language] = table_push(game_id, user, min_version=min_version)
+    return pushes
 
 
 def leave_fragment(*, redirect_to: str, message: str) -> str:
