@@ -1,20 +1,10 @@
 """Log-in and sign-up throttling: an attacker's own address gets blocked, never the account they
 aim at.
 
-- Per client IP: past FAILURES_PER_IP failed log-ins in its window, that address may not try
-  again until the window ends. One address cannot spray user names (each try hashes a password,
-  a third of a second of CPU).
-- Per user name: past FAILURES_PER_USERNAME failures, a browser unknown to that name gets one
-  try per SLOW_TRIES_PER_USERNAME window only: a guesser spread over many addresses gets few
-  tries, the real player waits a minute at worst. A browser that has logged in as that name
-  carries a signed device cookie and skips this limit (OWASP's "device cookies"), so a flood of
-  wrong passwords for a name never keeps its owner out of their usual browser.
-- Sign-ups: SIGNUPS_PER_IP accounts per address and hour.
-- Password resets: RESETS_PER_IP requests per client address and hour; past RESETS_PER_ADDRESS
-  for one e-mail address, no more mail is sent, with the same answer.
-
-Every check runs before the password is hashed, so a refused try costs no CPU. The counters are
-core.ratelimit's (Redis), shared by every web process.
+Limits per client IP, per user name (a browser that logged in as that name skips it, with a
+signed device cookie), per sign-up and per password reset; each check runs before the password
+is hashed, so a refused try costs no CPU. The counters are core.ratelimit's (Redis), shared by
+every web process. Each limit: docs/services.md (« Throttling »).
 """
 
 import logging

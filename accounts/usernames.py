@@ -1,20 +1,9 @@
-"""Look-alike user names, refused at sign-up (a Cyrillic `а` in `admin`, `rn` for `m`, ...).
+"""Look-alike user names, refused at sign-up (a Cyrillic `а` in `admin`, `rn` for `m`, ...),
+so that nobody can pass for another player or for a robot.
 
-No dependency: the Python packages for Unicode confusables are unmaintained. Following Unicode
-TR39, a new name must
-- hold only letters, the digits 0-9 and . _ - (no symbols, spaces, invisible characters);
-- take its letters from one script (Japanese may mix Han, Hiragana and Katakana; Korean Han and
-  Hangul), with no combining mark on Latin, Greek or Cyrillic letters (NFKC composes theirs);
-- not share its skeleton with an existing user's name. The skeleton folds case and maps the
-  letters that look like Latin ones (Cyrillic, Greek, 0, 1, capital I, rn, vv) to them, so
-  `аdmin`, `ADMIN` and `adrnin` all read `admin`;
-- not be a robot's name or its look-alike, nor end in "-robot" (accounts.robot_names), robot
-  account or not: the robots' names are the site's. And a robot's account is never created
-  next to a person's look-alike (`robot_username`).
-
-The skeleton is computed in SQL too, so one query compares it with every existing name: a
-sequential scan of the users at each sign-up, bounded by the sign-up rate limit. An expression
-index on `skeleton_expression()` would make it an index look-up.
+No dependency: the Python packages for Unicode confusables are unmaintained. The rules follow
+Unicode TR39 (one script, a skeleton compared with every existing name in one query); they are
+written out in docs/services.md (« User names »).
 """
 
 import unicodedata

@@ -1,15 +1,9 @@
 """`python -m bench.floor`: the web CPU a decision costs on the site's stack before the site does
 any work of its own -- the floor under `bench.cpu`'s figure.
 
-One daphne runs bench.floor_app (its docstring: what each level adds) with musweb.settings, the
-bench's own PostgreSQL database and Redis. TABLES tables of four sockets play at RATE decisions
-a second: a seat sends its decision, and its answer and its three peers' pushes (PUSH_CHARS
-characters each, the size of the site's pushes) come back over the four sockets. For each
-level, the daphne's CPU time (from /proc) over the measured window, net of its idle CPU with
-the same sockets connected, divided by the decisions: what that layer of the stack costs per
-decision with nothing of the site's own (engine, renders, ORM) in it. The levels run in turn,
-ROUNDS times, in one run: compare them with each other and with `bench.cpu`'s socket figure
-of the same machine, never across machines.
+One daphne runs bench.floor_app's levels in turn, with the site's settings and the bench's own
+database and Redis; compare the levels with each other and with `bench.cpu`'s socket figure of
+the same machine, never across machines. Method: docs/bench.md.
 
     .venv/bin/python -m bench.floor [--tables 20] [--rate 30] [--seconds 15] [--rounds 2]
 """

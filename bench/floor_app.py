@@ -1,22 +1,10 @@
 """The ASGI application `python -m bench.floor` runs under daphne: a decision's input and output
 on the site's stack with none of the site's own work (no engine, no render, no ORM query).
 
-A table's four sockets connect to /floor/<table>/. A socket that sends {"v": n} gets back a
-frame of PUSH_CHARS characters, and so does each of the three others: the answer and the three
-pushes of the site's decision over the open socket (games.live.consumers.TableConsumer.decide). What
-runs in between is FLOOR_LEVEL, each level adding one piece of the site's path to the one
-before:
-
-- ``socket``: nothing (daphne, Twisted, autobahn and Channels' consumer alone);
-- ``hop``: one hop into a thread, as `games.live.threads.in_thread` makes it (Channels'
-  `database_sync_to_async`, a database connection borrowed from psycopg's pool and given back);
-- ``database``: in that thread one transaction locks the table's row (SELECT ... FOR UPDATE)
-  and updates it with a JSON state of STATE_CHARS characters, through Django's cursor;
-- ``publish``: after the commit the decision's "changed" is published to the game's process
-  group (core.channel_layer's blocking PUBLISH), and the process receives it back and drops
-  it, as games.live.push_fanout does with its own decisions.
-
-Settings: musweb.settings, as `make run` runs it (no bench counters)."""
+A table's four sockets connect to /floor/<table>/; a decision sent gets its answer and three
+pushes back. FLOOR_LEVEL adds one piece of the site's path at a time (``socket``, ``hop``,
+``database``, ``publish``: docs/bench.md). Settings: musweb.settings, as `make run` runs it.
+"""
 
 import asyncio
 import gc

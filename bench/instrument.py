@@ -1,19 +1,9 @@
-"""Bench-only counters inside the web, worker and beat processes (bench.settings loads them).
-
-Counted per "context": ``http`` (inside a request: the decision POST, the pages) or ``ws``
-(everything else in a web process: consumers' renders on connect and on push):
-- ``queries`` / ``query_s``: SQL statements through Django's cursor, and their time;
-- ``renders`` / ``render_s``: templates rendered through the Django backend (a page, a salle
-  fragment) and a viewer's table regions (one push or POST body, rendered by Jinja2), and
-  their time;
-- ``db_connects`` / ``db_connect_s``: new PostgreSQL connections, and the time to open them;
-- ``group_send`` / ``group_send_s``, ``layer_send``: channel-layer calls (their time: a
-  decision's publish from its thread, the sockets' own sends from the event loop);
-- ``pushes`` / ``push_s``: table renders for a socket (games.display.fragments.table_push);
-- ``requests`` / ``request_s``: HTTP requests and their time in the Django stack;
-- ``gc<generation>`` / ``gc<generation>_s``: the garbage collector's passes and their time.
+"""Bench-only counters inside the web, worker and beat processes (bench.settings loads them), so
+a benchmark can tell where a decision's time goes: queries, renders, connections, channel-layer
+calls, pushes, requests, garbage collection, per context (``http`` or ``ws``).
 
 GET /__bench__/counters answers them as JSON (with the pid); POST /__bench__/reset zeroes them.
+Each counter: docs/bench.md.
 """
 
 import contextvars

@@ -1,9 +1,9 @@
-"""What a rating correction costs (moderation.services.partie_rating_void): it replays the
+"""What a rating correction costs (moderation.services.partie_rating_void): it rates again the
 ratings from the voided partie on, so its time grows with the parties that ended after it.
 For a few sizes of history, prints the time and query count of a void as it was before
 that (a full rebuild in the void's transaction, whatever the partie), then of a void of a
 recent partie (the 20th from the end: the usual case, a complaint about a partie just played)
-and of the oldest one (the worst case: everything replayed). Each void starts from the same
+and of the oldest one (the worst case: everything rated again). Each void starts from the same
 ratings, in a transaction rolled back (the database is left as it was, vacuumed); the best of
 three runs is printed. Run against a migrated database:
 
@@ -71,14 +71,14 @@ def history(parties: int, users: list) -> list[Game]:
 def timed(label: str, game: Game, staff, *, full_rebuild: bool = False) -> None:
     """Void `game`'s rating as `staff` (fetched again, as a request would), REPEATS times,
     each rolled back, and print the best time and the query count. `full_rebuild`: as
-    before the replay from the point."""
+    before the re-rating from the point."""
     rebuild = records.ratings_rebuild
-    replay = (lambda since: rebuild()) if full_rebuild else rebuild
+    rerate = (lambda since: rebuild()) if full_rebuild else rebuild
     times = []
     for _ in range(REPEATS):
         staff = type(staff).objects.get(pk=staff.pk)
         try:
-            with transaction.atomic(), mock.patch.object(records, "ratings_rebuild", replay):
+            with transaction.atomic(), mock.patch.object(records, "ratings_rebuild", rerate):
                 began = time.perf_counter()
                 with CaptureQueriesContext(connection) as queries:
                     services.partie_rating_void(game=game, by=staff, reason="bench")

@@ -3,23 +3,10 @@ game's four sockets renders after every decision (and, with the request, a POST'
 
     .venv/bin/python -m bench.render [--renders 200] [--profile]
 
-No database, no server: the game, its table and its seats (with their users) are built in memory
-from a seeded random partie stopped mid-hand (after a mus round, a discard and a bet, in the
-paires or jeu lance), as `snapshots.game_for_render` hands them to the render. Measures a push
-for the seat to act and for a waiting seat, and the POST answer (with a request: context
-processors, CSRF token). Prints the median and p90 in ms per render and how many times the
-Django template engine was entered per render (`render_to_string` calls and the backend's
-Template.render calls: none, the regions are Jinja2 templates, games/regions/<name>.html,
-rendered by games.display.shared_regions through games.display.regions.render_region). Not part
-of the tests: figures on a shared machine are noisy, run it more than once. --profile prints
-cProfile's top functions for the push of the seat to act (--profile-version: for the version case).
-
-The "version" case is what one decision costs in renders: the actor's POST answer (with the
-request) and the three other seats' pushes through `fragments.table_pushes`, as one web process
-renders a version for its four sockets. Each repetition is the game after one more decision
-of a random partie (Decisions), so a region is reused from one version to the next only when
-that decision left it unchanged, as live. --regions prints, for a waiting seat, the
-context build and each region's template rendered alone (median ms)."""
+No database, no server: the game is built in memory from a seeded random partie, so the render
+alone is timed. Not part of the tests: figures on a shared machine are noisy, run it more than
+once. The cases and the options: docs/bench.md.
+"""
 
 import argparse
 import os
@@ -111,7 +98,7 @@ class Counter:
 
 #: What `timed` reads: the wall clock, or with --cpu this thread's CPU time (steadier on a
 #: machine other processes share).
-clock = time.perf_counter
+timer = time.perf_counter
 
 
 def timed(render, count: int, before=None) -> list[float]:
@@ -120,9 +107,9 @@ def timed(render, count: int, before=None) -> list[float]:
     for _ in range(count):
         if before is not None:
             before()
-        start = clock()
+        start = timer()
         render()
-        timings.append((clock() - start) * 1000)
+        timings.append((timer() - start) * 1000)
     return sorted(timings)
 
 
@@ -201,8 +188,8 @@ def main():
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
     args = parser.parse_args()
     if args.cpu:
-        global clock
-        clock = time.thread_time
+        global timer
+        timer = time.thread_time
     start = mid_hand_state()
     game = game_in_memory(start)
     requests = [post_request(seat.user) for seat in game.seats.all()]

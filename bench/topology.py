@@ -1,21 +1,10 @@
 """`python -m bench.topology` (`make bench-topology`): past one machine, on loopback.
 
-Two "machines", each on its own port: `deploy.serve` (--processes daphnes) and one Celery
-worker; one Celery beat (on B: exactly one in the whole site). Both share the bench's
-PostgreSQL database and a channel layer sharded over TWO Redis servers (CHANNELS_REDIS_URLS;
-the first is also the Celery broker). One HAProxy in front (installed from Debian if missing)
-keeps each table on one machine (its id hashed, consistently: a machine down moves its own
-tables only), the rest round robin; it health-checks them and retries a refused connection on
-the other.
-
-TABLES tables of simulated players (bench/players.py) sit down and play through the proxy;
-mid-play machine A is killed (SIGKILL: its daphnes and its worker, nothing closed cleanly).
-Its players' sockets close; each reconnects through the proxy (to B, the one left) as soon as
-its socket closes, and play goes on. At the end, from PostgreSQL: every game's log is
-contiguous (seq 1..version, no duplicate), every decision acknowledged to a player is in the
-log at its version, by its seat, of its type; no table holds more decisions than it was
-answered (plus those cut by the kill, which may or may not have been applied). One JSON line:
-decisions before and after the kill, reconnect times, lost, duplicated."""
+Two "machines" (daphnes and a worker each) behind one HAProxy share the bench's database and a
+channel layer sharded over two Redis servers; machine A is killed mid-play and its players
+reconnect to B. It checks from PostgreSQL that no acknowledged decision was lost or
+duplicated, and prints one JSON line. The set-up and the checks: docs/bench.md.
+"""
 
 import argparse
 import asyncio

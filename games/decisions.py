@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db import transaction
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 
@@ -70,24 +71,21 @@ def apply(
     """Parse the form's fields and apply the decision; raises Refused (a French message).
     `committed(game)`: called once the decision is committed, before its broadcast."""
     version, action = forms.parse_decision(data)
-
     # The actor renders this very copy (locked, with its table and seats); the other players'
     # sockets in this process render it too instead of loading it again: cached on commit,
-    # before the broadcast that makes them render it. The cached copy of the version the
-    # decision was made on is played on, if the row locked is still at that version.
-    def remembered(game: Game) -> None:
-        game_cache.remember(game)
-        if committed is not None:
-            committed(game)
+    # before the broadcast that makes them render it (this hook is registered before the
+    # decision's own). The cached copy of the version the decision was made on is played on,
+    # if the row locked is still at that version.
+    with transaction.atomic():
+        game = play.game_lock_to_play(table_id=table_id, known=game_cache.latest(table_id=table_id))
+        transaction.on_commit(lambda: _remember(game, committed))
+        return play.game_play_as(game=game, user=user, version=version, action=action)
 
-    return play.game_apply_action(
-        table_id=table_id,
-        user=user,
-        version=version,
-        action=action,
-        committed=remembered,
-        known=game_cache.latest(table_id=table_id),
-    )
+
+def _remember(game: Game, committed: Callable[[Game], None] | None) -> None:
+    game_cache.remember(game)
+    if committed is not None:
+        committed(game)
 
 
 def decide(

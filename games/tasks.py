@@ -1,20 +1,14 @@
 """Celery tasks: thin, they take ids and call a service.
 
-The rule that keeps the imports one way: nothing imports this module. A service enqueues a
-task by its name, on commit (`current_app.send_task("games.tasks.cancel_if_abandoned", ...)`,
-games.services.deadlines), and the beat schedule names them too (CELERY_BEAT_SCHEDULE); this
-module imports the services it calls. The names `games.tasks.*` are what queued messages and
-the schedule hold: keep them.
-
-All ack late and are re-queued if their worker dies (`acks_late`, `reject_on_worker_lost`);
-all are idempotent, so running twice or late does no harm. Nothing here is ever revoked: a
-seat that comes back makes the check a no-op through its presence epoch, a player who acted
-makes the turn clock's check a no-op through the game's moved deadline.
+Nothing imports this module, so the imports stay one way: a service enqueues a task by its
+name, on commit, and the beat schedule names them too. The names `games.tasks.*` are what
+queued messages and the schedule hold: keep them. All ack late, are re-queued if their worker
+dies and are idempotent, so nothing is ever revoked (docs/services.md, « Tasks »).
 """
 
 from celery import shared_task
 
-from games.services import deadlines, revanche, robots, sweep, turn_clock
+from games.services import deadlines, revanche, robots, sweep, time_outs
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -33,7 +27,7 @@ def sweep_abandoned() -> dict:
 def turn_time_out(game_id: int, due_ms: int | None = None) -> int:
     """Due at the game's earliest turn deadline (`due_ms`): decide for the seats out of time,
     if still so, and queue the next check."""
-    return turn_clock.turn_time_out(game_id=game_id, due_ms=due_ms)
+    return time_outs.turn_time_out(game_id=game_id, due_ms=due_ms)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

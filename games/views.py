@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from core.client_ip import client_ip
 from core.permissions import can_moderate
 from games import decisions, forms, selectors, signals
-from games.display import fairness_view, fragments, record
+from games.display import dossier, fairness_view, fragments
 from games.display.fragments import salle_context
 from games.models import Game
 from games.services import invitations, quickplay, revanche, robots
@@ -170,8 +170,8 @@ def table(request, table_id):
 
 
 @require_GET
-def partie_record(request, game_id):
-    """« Dossier de la partie »: the record of an ended partie (games.display.record), with its
+def partie_dossier(request, game_id):
+    """« Dossier de la partie »: the record of an ended partie (games.display.dossier), with its
     revealed server seed, as a JSON download for its four players and the staff moderators.
     Anyone else, and everyone while the partie is played, gets the 404 page: the secret never
     leaves before the end, and a partie's existence is nobody else's business."""
@@ -181,9 +181,9 @@ def partie_record(request, game_id):
     )
     if not allowed or game.status == Game.Status.PLAYING:
         return render(request, "404.html", status=404)
-    body = json.dumps(record.partie_record(game), ensure_ascii=False, indent=2)
+    body = json.dumps(dossier.partie_dossier(game), ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    filename = record.record_filename(game)
+    filename = dossier.dossier_filename(game)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

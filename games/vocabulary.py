@@ -107,7 +107,7 @@ GENERIC_ILLEGAL = _("Cette action n'est pas possible maintenant.")
 #: Reasons of the cancellations by the sweep (games.services.deadlines), in the log and shown
 #: to players.
 ABANDONED = _("%(name)s n'a pas rejoint la table à temps.")
-#: A seat whose clock ran out CLOCK_MISSES_LIMIT decisions in a row (games.services.turn_clock).
+#: A seat whose clock ran out CLOCK_MISSES_LIMIT decisions in a row (games.services.time_outs).
 ABSENT_AT_TABLE = _("%(name)s n'a pas joué à temps %(count)d fois de suite.")
 IDLE_GAME = _("personne n'a joué pendant %(minutes)s minutes.")
 #: Why a partie ended, by the code stored in Game.end_reason ({"code": ..., its parameters}):

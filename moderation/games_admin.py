@@ -1,14 +1,11 @@
-"""Tables and parties in the admin: lists with filters and search by player, a game's page with
-its seats and its whole action log (read-only for everyone), "Annuler la partie" with a reason,
-"Annuler le classement" of a finished partie and its undo, each with a reason, and the
-read-only "Rejouer" page. Staff moderators (moderation.can_moderate) see everything and may
-cancel and correct; nobody edits a table's or a game's stored state here (services are the only
-writers).
+"""Tables and parties in the admin, for the staff moderators (moderation.can_moderate): lists,
+a game's page and its log, cancelling a partie or its rating with a reason, and the read-only
+"Rejouer" page. Services are the only writers: nobody edits stored state here.
 
-Hidden information of a game in play (hands, pioche, discarded cards) is shown in one place
-only, the Rejouer page: never to a staff member seated at that game (they see it as a player
-until it ends), and every other view of it is written to the moderation journal. The game's
-page shows a game in play as its players see it: no stored state, discards as a count."""
+Hidden information of a game in play is shown on the Rejouer page only, never to a staff member
+seated at that game, and every other view of it is journalled (docs/services.md,
+« Moderation »).
+"""
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote

@@ -75,7 +75,7 @@ SITE_ORIGINS = env_list(
     "SITE_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000,http://testserver"
 )
 # Open sockets per user and kind (salle, table), counted across web processes: past it the
-# oldest closes, saying the page was opened elsewhere (games.live.sockets).
+# oldest closes, saying the page was opened elsewhere (games.live.socket_counts).
 SOCKETS_PER_USER = int(os.environ.get("SOCKETS_PER_USER", "8"))
 
 INSTALLED_APPS = [
@@ -332,7 +332,7 @@ PUSH_HEALING_GRACE_SECONDS = float(os.environ.get("PUSH_HEALING_GRACE_SECONDS", 
 WEB_PROCESS_LIMIT_SECONDS = float(os.environ.get("WEB_PROCESS_LIMIT_SECONDS", "15"))
 GAME_IDLE_MINUTES = float(os.environ.get("GAME_IDLE_MINUTES", "30"))
 OPEN_TABLE_IDLE_MINUTES = float(os.environ.get("OPEN_TABLE_IDLE_MINUTES", "10"))
-# The turn clock (games.services.clock, games.services.turn_clock): per speed chosen when a table
+# The turn clock (games.services.clock, games.services.time_outs): per speed chosen when a table
 # is opened, the seconds of one decision and of the seat's reserve for the whole partie
 # (TURN_CLOCK_RAPIDE="15,60" overrides one). DEAL_SECONDS bounds the host's deal from the score
 # screen (no reserve). A seat whose clock runs out CLOCK_MISSES_LIMIT decisions in a row is gone.

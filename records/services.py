@@ -147,7 +147,7 @@ def _after_the_last_rated(game: Game, current: list[Rating]) -> None:
     """Two parties sharing a player that end together may take the ratings' locks in the other
     order than their end times: the later-locked one then ends, for the records, a microsecond
     after the partie rated just before it, so the history stays in (finished_at, pk) order and
-    a rebuild (or a correction's replay) gives the numbers the Finisher gave. One more query,
+    a rebuild (or a correction's re-rating) gives the numbers the Finisher gave. One more query,
     in that race only."""
     rated_at = [r.updated for r in current if r.parties and r.updated >= game.finished_at]
     if rated_at:
@@ -214,7 +214,7 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
     With `since` (a finished partie whose rating was just voided or restored), only what ended
     from that partie on, in (finished_at, pk) order, is forgotten and rated again: what ended
     before cannot change, so each affected player starts from their last RatingChange before
-    that point (none: a newcomer), and the replay goes through the same `_apply` in the same
+    that point (none: a newcomer), and the re-rating goes through the same `_apply` in the same
     order, which gives exactly a full rebuild's numbers for the cost of the later parties."""
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -233,7 +233,7 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
             pair_ratings: dict[int, PairRating] = {}
         else:
             if since.finished_at is None:
-                raise ValueError("only a finished partie is a point to replay from")
+                raise ValueError("only a finished partie is a point to rate again from")
             parties = _rated_parties(
                 Q(finished_at__gt=since.finished_at)
                 | Q(finished_at=since.finished_at, pk__gte=since.pk)
@@ -241,7 +241,7 @@ def ratings_rebuild(*, since: Game | None = None) -> int:
             ratings = _ratings_before(since, parties)
             teams = pairs_at(parties)
             pair_ratings = _pair_ratings_before(since, teams)
-        changes, pair_changes = _replay(parties, ratings, teams, pair_ratings)
+        changes, pair_changes = _rerate(parties, ratings, teams, pair_ratings)
         Rating.objects.bulk_create(ratings.values(), batch_size=1000)
         RatingChange.objects.bulk_create(changes, batch_size=1000)
         PairRating.objects.bulk_create(pair_ratings.values(), batch_size=1000)
@@ -269,8 +269,8 @@ def _rated_parties(ended: Q) -> list[tuple[Game, list[GameSeat]]]:
 def _ratings_before(since: Game, parties: list[tuple[Game, list[GameSeat]]]) -> dict[int, Rating]:
     """Delete every rating change from `since` on and the ratings of the players they or the
     later `parties` touch; return those players' ratings as they stood just before `since`
-    (unsaved), from their last earlier change. A player with none is left out: the replay
-    starts them as a newcomer, and one the replay does not meet ends with no Rating row, as
+    (unsaved), from their last earlier change. A player with none is left out: the re-rating
+    starts them as a newcomer, and one the re-rating does not meet ends with no Rating row, as
     after a full rebuild."""
     later = _from(since)
     later_players = RatingChange.objects.filter(later).order_by().values_list("user_id", flat=True)
@@ -334,7 +334,7 @@ def _standing_before(change_model, rating_model, key: str, affected: set[int], l
     return ratings
 
 
-def _replay(
+def _rerate(
     parties: list[tuple[Game, list[GameSeat]]],
     ratings: dict[int, Rating],
     teams: dict[int, dict[int, int]],

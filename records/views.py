@@ -34,7 +34,7 @@ def partie(request, game_id):
     # The page opens on the story of the partie; its replay starts from the deal.
     step = _step(request)
     context.update(partie_view(game, seat, 0 if step is None else step))
-    context["record_url"] = reverse("games:partie_record", args=[game.pk])
+    context["dossier_url"] = reverse("games:partie_record", args=[game.pk])
     context["rating_voided"] = selectors.partie_rating_voided(game)
     return render(request, "records/partie.html", context)
 

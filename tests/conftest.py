@@ -15,16 +15,14 @@ import time
 import pytest
 from django.test import Client
 
-CAST = ("ane", "bixente", "camille", "dani")
-PASSWORD = "Txistu-eta-mus-2026"
-# One channel-layer prefix (and one test database) per test run, so tests never talk to a
-# `make run` on the same Redis; the browser tests' server uses the same prefix.
-CHANNELS_PREFIX = f"test-{os.getpid()}"
-# Likewise one Celery queue per run: what the sockets schedule never reaches a `make run` worker,
-# and the test workers (tests/presence/conftest.py) consume only this run's tasks.
-CELERY_QUEUE = f"barajamos-test-{os.getpid()}"
-# And its own rate-limit counters (core.ratelimit), emptied before every test.
-RATELIMIT_PREFIX = f"ratelimit-test-{os.getpid()}"
+from tests.helpers import (
+    CELERY_QUEUE,
+    CHANNELS_PREFIX,
+    PASSWORD,
+    RATELIMIT_PREFIX,
+    other_sessions,
+    terminate_other_sessions,
+)
 
 
 def pytest_configure(config):
@@ -162,28 +160,6 @@ def django_db_setup(django_db_setup, django_db_blocker):
                 break
             terminate_other_sessions()
             time.sleep(0.1)
-
-
-def other_sessions() -> list[int]:
-    """The backends, other than this thread's, connected to the test database."""
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-        return [pid for (pid,) in cursor.fetchall()]
-
-
-def terminate_other_sessions() -> None:
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 @functools.cache

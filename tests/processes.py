@@ -14,7 +14,7 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
-from tests.conftest import CELERY_QUEUE, CHANNELS_PREFIX, RATELIMIT_PREFIX
+from tests.helpers import CELERY_QUEUE, CHANNELS_PREFIX, RATELIMIT_PREFIX
 
 ROOT = Path(__file__).resolve().parents[1]
 

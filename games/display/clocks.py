@@ -17,15 +17,15 @@ from games.vocabulary import labelled
 TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
 
 
-def clock(seconds: int) -> str:
+def minutes_seconds(seconds: int) -> str:
     """42 -> "0:42", 75 -> "1:15" (the countdown of an away seat)."""
     seconds = max(0, int(seconds))
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def clock_ms(ms: int) -> str:
+def minutes_seconds_ms(ms: int) -> str:
     """Milliseconds left as the countdown shows them, whole seconds rounded up: 4001 -> "0:05"."""
-    return clock(-(-max(0, ms) // 1000))
+    return minutes_seconds(-(-max(0, ms) // 1000))
 
 
 #: A running clock is marked for its last seconds (a colour and the words "dernières secondes").
@@ -38,7 +38,7 @@ def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> V
     reserve_ms = int(entry["reserve_ms"])
     deadline = entry["deadline"]
     if deadline is None:
-        return {"running": False, "reserve_left": clock_ms(reserve_ms), "urgent": False}
+        return {"running": False, "reserve_left": minutes_seconds_ms(reserve_ms), "urgent": False}
     turn_ends = min(int(entry["started"]) + round(limit_seconds * 1000), int(deadline))
     turn_left = max(0, turn_ends - now_ms)
     # A decision without a reserve (the deal) has its deadline at its limit: the reserve is kept.
@@ -52,8 +52,8 @@ def seat_clock(entry: Mapping[str, Any], limit_seconds: float, now_ms: int) -> V
         "now": now_ms,
         "turn_ends": turn_ends,
         "deadline": int(deadline),
-        "turn_left": clock_ms(turn_left),
-        "reserve_left": clock_ms(reserve_left),
+        "turn_left": minutes_seconds_ms(turn_left),
+        "reserve_left": minutes_seconds_ms(reserve_left),
         "in_reserve": turn_left == 0,
         "urgent": int(deadline) - now_ms <= URGENT_MS,
     }

@@ -51,7 +51,7 @@ def game_fairness(game: Game, players: list[str]) -> dict[str, Any]:
         "verifiable": game.fairness == Game.FAIRNESS_V1,
         "ended": ended,
         "explainer_url": links.url("games:fair_shuffle"),
-        "record_url": links.url("games:partie_record", game.pk) if ended else None,
+        "dossier_url": links.url("games:partie_record", game.pk) if ended else None,
     }
     if not view["verifiable"]:
         return view

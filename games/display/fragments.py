@@ -16,7 +16,7 @@ from games import engine, forms, selectors, vocabulary
 from games.display import fairness_view, game_cache, links, shared_regions, table_view
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
-from games.live import sockets
+from games.live import socket_counts
 from games.models import Game, RobotLevel, Table
 from games.services import pending_shuffle
 
@@ -107,7 +107,7 @@ def friends_context(user, my_table: Table | None, items) -> dict:
             s.user.username for s in item["seats"] if s.user and s.user.pk in friends
         ]
     context = {
-        "online_count": sockets.online_count(),
+        "online_count": socket_counts.online_count(),
         "friends": friends,
         "kings_default": Table.Kings.FOUR,
     }

@@ -28,7 +28,11 @@ def _flash(context: View) -> View:
 def _away_banner(context: View) -> View:
     banner = context["table_view"]["away_banner"]
     away = [
-        {"name": s["name"], "away_seconds": s["away_seconds"], "away_clock": s["away_clock"]}
+        {
+            "name": s["name"],
+            "away_seconds": s["away_seconds"],
+            "away_countdown": s["away_countdown"],
+        }
         for s in banner["away"]
     ]
     return {"table_view": {"away_banner": {"status": banner["status"], "away": away}}}

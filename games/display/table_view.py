@@ -26,9 +26,9 @@ from games import vocabulary
 from games.display import answers
 from games.display.clocks import (
     build_clocks,
-    clock,
     clock_misses,
     dealt_by_clock,
+    minutes_seconds,
     misses_text,
     my_clock_note,
     timed_out_text,
@@ -239,7 +239,7 @@ def build_seats(
                 "hidden_cards": in_language(HIDDEN_CARDS) % {"cards": len(backs)},
                 "away": away is not None,
                 "away_seconds": away,
-                "away_clock": clock(away) if away is not None else "",
+                "away_countdown": minutes_seconds(away) if away is not None else "",
             }
         )
     return seats
@@ -248,13 +248,13 @@ def build_seats(
 def build_away_banner(seats: list[View], status: str) -> View:
     """Region ``away-banner``: every away seat but the viewer's, with its countdown to the
     partie's cancellation, and the partie's status (static/js/leave.js asks before leaving
-    only while it is played). The viewer's own away seat is a return: ``returned_clock``, the
+    only while it is played). The viewer's own away seat is a return: ``returned_countdown``, the
     time they had left, shown once by the page they came back on."""
     mine = next((s for s in seats if s["is_me"]), None)
     return {
         "status": status,
         "away": [s for s in seats if s["away"] and not s["is_me"]],
-        "returned_clock": mine["away_clock"] if mine is not None and mine["away"] else "",
+        "returned_countdown": mine["away_countdown"] if mine is not None and mine["away"] else "",
     }
 
 

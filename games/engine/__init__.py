@@ -1,16 +1,9 @@
-"""Barajamos rules engine: the whole Mus partie in pure Python (stdlib only, no Django, no I/O).
-
-Modules: ``cards`` (codes, modalities, points), ``hands`` (evaluators as precomputed tables),
-``betting`` (one lance's envite), ``machine`` (the state machine), ``scoring`` (showdown and
-count), ``observation`` (what one seat may see), ``serialization`` (JSON), ``replay`` (the CLI of
-docs/replay.md), ``fairness`` (the verifiable shuffle of docs/fair-shuffle.md), ``shuffle``
-(seeded hashlib shuffler), ``random_play`` (random legal play, for the tests and the benchmark),
-``timeout`` (the decision made for a seat out of time), ``robot`` (the computer player's
-decision, from its observation only: docs/robots.md), ``robots_match`` (the ``robots`` command:
-parties between the robot, random and passive policies), ``bench``.
+"""Barajamos rules engine: the whole Mus partie in pure Python (stdlib only, no Django, no I/O),
+so that the rules can be tested, replayed and benchmarked without the site.
 
 The site imports from this package only; ``types`` writes the state, the observation and the
-actions out once, and mypy checks the engine against them in ``make test``.
+actions out once, and mypy checks the engine against them in ``make test``. What each module
+holds: docs/engine.md.
 """
 
 from .cards import CARD_CODES, card_points, effective_rank

@@ -1,21 +1,7 @@
 """One lance's envite: opening, the answering team's votes, finality and the deje.
 
-The open envite of a lance is a plain dict (part of the state)::
-
-    {"eligible": [seats from the mano], "stake": None | int | "ordago", "held": int,
-     "bettor_team": None | 0 | 1, "answering_team": None | 0 | 1, "votes": {"<seat>": vote},
-     "turn": index in eligible of the next opener, "bettor_seat": seat of the last bet/raise}
-
-- Opening: from the mano, each eligible seat says ``pass``, ``bet N`` (2-40) or ``ordago``.
-  Everybody passing leaves the lance *en paso*.
-- Response: every eligible seat of the other team votes once, in either order (both are in
-  ``to_act`` at once): ``refuse``, ``hold``, ``raise M`` (stake < M <= 40) or ``ordago`` (not when
-  the stake already is one). The team's answer is its most aggressive vote: órdago > raise (the
-  larger M; on equal M the seat nearest the mano is the raiser) > hold > refuse. The answer is
-  final when every eligible seat of the team voted, or at an ``ordago`` vote, or at a ``hold``
-  when the stake is an órdago (no later vote could change those).
-- A raise holds the current stake (``held`` becomes it) and bets M in total; an órdago answer
-  holds the current stake likewise. A refusal pays the **deje** = ``max(1, held)``.
+The open envite is a plain dict in the state, so a lance in progress survives a reload and a
+replay; the dict's layout and the voting rules are written out in docs/engine.md (« Betting »).
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """Hand evaluators for Grand, Petit, Paires, Jeu and Point, as precomputed tables.
 
-Only the ranks of a hand matter, so there are 715 possible hands (multisets of four ranks among
-ten). For each modality every one of them is evaluated once at import; a lance lookup is then
-one dict hit on a key made by adding four per-card integers (a 3-bit count per rank, no sort).
-
-Each table entry is a tuple indexed by the constants below. Every *strength* is an int where
-**higher is better**, so one comparison rule serves all lances; ties go to the player nearest the
-mano (:func:`best_seat`).
-
-- Grand: effective ranks sorted high -> low, compared position by position.
-- Petit: sorted low -> high, compared position by position, lower wins.
-- Paires: par (1) < medias (2) < duples (3); within par/medias the rank of the pair / triple
-  decides; within duples the higher pair then the lower one (four of a kind = two pairs of that
-  rank). Strength 0 = no Paires. Value: 1, 2 or 3.
-- Jeu: 31 > 32 > 40 > 37 > 36 > 35 > 34 > 33; strength 0 = no Jeu. Value: 31 -> 3, other -> 2.
-- Point: the card-point sum (30 is the best possible).
+Only the ranks of a hand matter, so every possible hand is evaluated once at import and a lance
+lookup is one dict hit: the engine, the robots and the replays compare hands all the time.
+Every *strength* is an int where **higher is better**, so one comparison rule serves all
+lances; ties go to the player nearest the mano (:func:`best_seat`). The order of each
+modality: docs/engine.md (« Hands »).
 """
 
 from __future__ import annotations

@@ -1,35 +1,9 @@
 """The partie state machine: ``new_partie``, ``apply``, ``legal_actions``, ``to_act``.
 
-The state is a plain JSON dict; :func:`apply` copies it and never mutates its input. Layout::
-
-    {"format": 1, "version": int, "kings": 4|8, "first_mano": seat,
-     "decks": [[40 codes], ...], "reshuffles": [[codes], ...], "reshuffles_used": int,
-     "actions": [[seat, action], ...], "status": "playing"|"hand_over"|"finished",
-     "phase": "mus"|"discard"|"lance"|"hand_over"|"finished", "scores": [t0, t1],
-     "winner": None|0|1, "hand_number": int, "hands": [closed hand records (REPLAY shape)],
-     "hand": {current hand, see _deal}}
-
-Rule choices where the rules pages leave a gap (each is what a Mus table expects):
-
-- Hand 1: the drawn mano (``first_mano``) is dealt to first, speaks first in the mus phase and is
-  served first at the discards; the seat that cuts becomes the mano for the lances. Hand n+1's
-  mano is hand n's mano (the cutter, in hand 1) + 1. In later hands the mano speaks first.
-- Discard replacement is served seat by seat from the mano, each seat drawing all its cards
-  before the next; when the pioche is empty in the middle, the discards of earlier rounds (not yet
-  reshuffled) are shuffled into a new pioche, in the order they were thrown (rounds in order,
-  seats from the mano, cards as named in the action) before the shuffle.
-- The discard counts become public words when the round is served, not when each seat chooses
-  (the choices are simultaneous and secret); ``discard_ready`` shows who has chosen.
-- In an opening, a seat that is not eligible (no Paires / no Jeu) gets ``not_eligible``.
-- When several raises of one team tie, the seat nearest the mano is recorded as the raiser.
-- A held órdago ends the partie: no lance of that hand is counted (dejes already paid stay), the
-  scores are left as they are and ``winner`` names the team with the best hand in that lance
-  among its eligible players.
-- When a deje ends the partie, the hand closes at once and its four hands are shown (the partie
-  is over, nothing is secret any more); no lance of that hand is counted.
-- Before the showdown a lance record carries ``winner_team`` / ``winner_seat`` null unless a
-  refusal decided it (a paso or held lance is decided by the cards, which are still hidden); an
-  unopposed lance's record gets its winner at the showdown too.
+The state is a plain JSON dict and :func:`apply` copies it and never mutates its input, so a
+partie is stored, replayed and verified from its actions alone. The state's layout and the rule
+choices made where the rules pages leave a gap (each what a Mus table expects) are in
+docs/engine.md (« The state machine »).
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
-"""The computer players' decision (docs/robots.md): a pure function of one seat's observation.
+"""The computer players' decision (docs/robots.md): a pure function of one seat's observation,
+so a robot never sees more than a player in its seat would.
 
-``robot_action(observation(state, seat), level)`` reads the seat's own four cards and the
-public facts only. Its betting follows the strategy solved offline (``python -m games.engine
-solve`` -> :mod:`robot_strategy`) on the abstract envite of :mod:`robot_abstraction`: the node
-of the words said so far, the bucket of its hand in the lance and the score context give a mix
-of actions; the mix is sampled with a number drawn from the SHA-256 of the observation, so the
-same observation always gets the same decision. Every decision is one of ``obs["legal"]``,
-clamped to its ranges.
-
-Three levels: ``expert`` (8 buckets, the score read in 25 contexts), ``confirme`` (4 buckets,
-blind to the score, a strategy stopped early) and ``debutant`` (no table: it plays its cards
-face up, with a beginner's mistakes: it takes any pair for a good hand, cuts too soon, never
-bluffs and answers too often).
-Mus and the discard keep the value model of robot-v1 (:mod:`robot_v1`).
+``robot_action(observation(state, seat), level)`` follows the strategy solved offline
+(:mod:`robot_strategy`, on the abstract envite of :mod:`robot_abstraction`), sampled with a
+number drawn from the observation's hash: the same observation always gets the same decision,
+one of ``obs["legal"]``. The three levels: docs/engine.md (« Robots »).
 """
 
 from __future__ import annotations

@@ -1,23 +1,12 @@
 """``robot-v1``: the computer player of the first robots issue, kept frozen as a baseline.
 
-NEVER CHANGE THIS MODULE: ``python -m games.engine robots --team1 robot-v1`` measures the
-robots against it and ``tests/engine/test_robot_v1.py`` checks its decisions against a golden
-record made before the robots of issue 31 replaced it (docs/robots.md).
+NEVER CHANGE THIS MODULE: ``python -m games.engine robots --team1 robot-v1`` compares the
+robots with it and ``tests/engine/test_robot_v1.py`` checks its decisions against a golden
+record (docs/robots.md).
 
-``robot_v1_action(observation(state, seat))`` reads the seat's own four cards and the public facts
-only (scores, declarations, words, the open envite), never the state. It is deterministic: the
-few random draws it makes come from a hashlib stream seeded with the observation's canonical
-JSON. Every decision is picked among ``obs["legal"]`` and clamped to its ranges, so it is legal.
-
-- **Mus / cut**: cut when the hand's value (below) is in the best :data:`CUT_PERCENTILE` of all
-  hands, or when the other team is close enough to 40 that a new deal mostly helps it.
-- **Discard**: the kept cards that maximise the *expected* hand value after the draw, exactly
-  over every rank multiset that can be drawn from the cards not kept (tables built once).
-- **Lances**: the unseen cards are sampled into the three other hands (consistent with the
-  Paires / Jeu declarations, weighted toward strength for a seat that bet); each legal
-  decision's outcome is worked out in every sample (a simple model says whether the other team
-  holds), scored by the team's chance to win the partie from the resulting scores, and the best
-  expected chance is played. The score is where the órdago comes from: near 40 it means more.
+``robot_v1_action(observation(state, seat))`` reads the seat's observation only and is
+deterministic (its draws come from a hashlib stream seeded with the observation). How it
+decides: docs/engine.md (« robot-v1 »).
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
-"""``python -m games.engine robots``: whole parties between two policies, measured.
+"""``python -m games.engine robots``: whole parties between two policies, to compare the robots
+with each other and with simple players, deterministically given ``--seed``.
 
-``--parties N --seed S --team0 P --team1 Q`` with P, Q among the robots' levels (``robot`` =
-expert, ``robot-confirme``, ``robot-debutant``: :func:`robot_action` on the seat's observation
-only), ``robot-v1`` (the frozen baseline), ``sensible`` (a simple rule player), ``random``
-(:func:`uniform_action`), ``passive`` (:func:`~games.engine.timeout_action`: cut, pass, refuse,
-discard one card) and three exploiters of the robot (``ordago-always``, ``hold-all``,
-``refuse-all``: that word whenever legal, else the expert robot). Party ``i`` has
-its own seeded shuffler (``S * 1_000_003 + i``), first mano ``i % 4`` (so the first mano
-alternates between the teams) and plays ``4 rois`` for ``i % 8 < 4``, else ``8 rois``. It is
-deterministic given ``--seed``.
-
-The last line reads ``parties=N team0_wins=W win_rate=R ci95=L..H decision_ms_p50=A
-decision_ms_p95=B ordagos_per_hand=X bets_per_hand=Y holds_per_answer=Z``: ``ci95`` is the
-Wilson score interval of the win rate at 95 %; the decision times are those of the robot
-policies (of every decision when neither team is a robot), in milliseconds of wall clock,
-observation building excluded (the table above also gives their CPU time, which other processes
-on a shared machine do not inflate); the style figures count the seats playing team 0's policy
-(docs/robots.md). Run it as ``taskset -c 1 nice python -m games.engine robots ...``.
+The policies, how each party is dealt, and the figures of its last line: docs/engine.md
+(« The robots command »). Run it as ``taskset -c 1 nice python -m games.engine robots ...``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """Showdown: who won each lance, what each lance is worth, and the count in lance order.
 
-Grand, Petit: en paso winner +1; held N winner +N; refused: nothing more.
-Paires / Jeu: en paso winner + its Paires / Jeu; held N winner + N + its; refused: bettors +
-their Paires / Jeu; unopposed: that team + its Paires / Jeu.
-Point: en paso winner +1; held N winner + N + 1; refused bettors +1.
-
-"Its Paires / Jeu" adds the values of **both** players of the winning team. The deje of a refusal
-was paid when it happened and is not counted again here. The count runs in lance order and
-stops the instant a team reaches 40: later lances keep ``points`` 0. Scores are not capped (a
-team on 38 that wins 5 shows 43).
+The count stops the instant a team reaches 40, as at a real table: later lances keep
+``points`` 0, and scores are not capped. What each lance is worth: docs/engine.md
+(« Scoring »).
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """The decision the site makes for a seat whose clock ran out (docs/rules.md section 10).
 
-It is always the most conservative legal one, so a silent seat never raises the stakes nor
-changes the course of the hand more than a move has to:
-
-- the mus question: ``cut`` (no card changes);
-- the discard: exactly one card, the one that helps least (:func:`least_useful_card`);
-- opening a lance: ``pass``;
-- answering a bet, a raise or an órdago: ``refuse`` (the deje is the least the team can lose);
-- the next hand: ``deal``.
-
-The decision is read from :func:`~games.engine.legal_actions`, so it is legal whenever the seat
-is in :func:`~games.engine.to_act`; it goes through :func:`~games.engine.apply` like a click.
+It is always the most conservative legal one (cut, one card, pass, refuse, deal), so a silent
+seat never raises the stakes nor changes the course of the hand more than a move has to. It
+is read from :func:`~games.engine.legal_actions` and goes through :func:`~games.engine.apply`
+like a click. Each case: docs/engine.md (« Time-outs »).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ same path as the POST); anything else a page sends but its heartbeat is ignored,
 too long or binary closes the socket.
 
 Every socket joins its user's group: a kick (4003), a session ended elsewhere (4001) or one
-socket too many for the user (4002, games.live.sockets) closes it with a code its page reads.
+socket too many for the user (4002, games.live.socket_counts) closes it with a code its page reads.
 Whatever a handler raises, the socket's cleanup (groups, presence, the count of sockets) runs
 and the socket closes (1011: the page reconnects for a full render)."""
 
@@ -28,7 +28,7 @@ from core import ratelimit
 from games import broadcast, decisions, selectors, signals
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
-from games.live import push_fanout, sessions_watch, sockets
+from games.live import push_fanout, sessions_watch, socket_counts
 from games.live.heartbeats import HEARTBEATS
 from games.live.push_fanout import FANOUT
 from games.live.push_healing import SHOWN
@@ -81,7 +81,7 @@ def leave_fragments(*, redirect_to: str, message: str) -> str:
 class UserSocket(AsyncWebsocketConsumer):
     """Base: a logged-in user's socket in some groups, always with the user's own group."""
 
-    kind = ""  # the kind of socket counted per user (games.live.sockets)
+    kind = ""  # the kind of socket counted per user (games.live.socket_counts)
     groups_joined: tuple[str, ...] = ()
     cleaned_up = False
 
@@ -101,11 +101,14 @@ class UserSocket(AsyncWebsocketConsumer):
         for group in self.groups_joined:
             await broadcast.join(group, self.channel_name)
         oldest = await asyncio.to_thread(
-            sockets.socket_opened, kind=self.kind, user_id=user_id, channel_name=self.channel_name
+            socket_counts.socket_opened,
+            kind=self.kind,
+            user_id=user_id,
+            channel_name=self.channel_name,
         )
         for channel_name in oldest:
             await broadcast.socket_replaced(channel_name)
-        await asyncio.to_thread(sockets.user_seen, user_id)
+        await asyncio.to_thread(socket_counts.user_seen, user_id)
 
     async def dispatch(self, message):
         """Run a handler; if it raises, log it, close the socket and still clean up.
@@ -163,12 +166,12 @@ class UserSocket(AsyncWebsocketConsumer):
         if self.groups_joined:
             HEARTBEATS.user_gone(self.scope["user"].pk)
             await asyncio.to_thread(
-                sockets.socket_closed,
+                socket_counts.socket_closed,
                 kind=self.kind,
                 user_id=self.scope["user"].pk,
                 channel_name=self.channel_name,
             )
-            await asyncio.to_thread(sockets.user_left, self.scope["user"].pk)
+            await asyncio.to_thread(socket_counts.user_left, self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Only small JSON messages are read: heartbeats here, and what the subclasses'

@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from channels.db import database_sync_to_async
 
 from games import broadcast
-from games.live import sockets
+from games.live import socket_counts
 from games.live.loops import PeriodicLoop, process_loop
 from games.services import presence, salle
 
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 def _write(heard: set[str], salle_users: set[int], online: set[int]) -> set[str]:
     if online:
-        sockets.users_seen(online)
+        socket_counts.users_seen(online)
     if salle_users:
         salle.tables_seen_by(salle_users)
     return presence.server_alive(server=presence.server_id(), heard=heard)
@@ -63,7 +63,7 @@ class Heartbeats(PeriodicLoop):
         self.ensure_running()
 
     def user_gone(self, user_id: int) -> None:
-        """A socket of the user closed (sockets.user_left decides whether they are offline): a
+        """A socket of the user closed (socket_counts.user_left decides whether they are offline): a
         heartbeat not yet written must not mark them online again after it."""
         self.online.discard(user_id)
 

@@ -1,27 +1,9 @@
 """The turn clock's arithmetic: pure functions over a game's `clock` dict (no database).
 
-Times are integer epoch milliseconds of the server's clock, stored so that a reload or another
-process reads the same deadline. The dict (Game.clock; {} for a game started without a clock)::
-
-    {"speed": "normal", "turn": 30, "reserve": 120, "deal": 60,
-     "seats": [{"started": ms | None, "deadline": ms | None, "reserve_ms": int, "misses": int}] * 4,
-     "timed_out": [{"hand": n, "seat": s, "words": k, "type": "cut"}, ...],
-     "scheduled": ms | None, "robots": [seat, ...]}
-
-A seat's clock runs while it has a decision to make: from the state it started in, it has `turn`
-seconds plus what is left of its reserve (the host's deal from the score screen: `deal`
-seconds, no reserve). When it acts, the time it took beyond `turn` comes off its reserve and its
-misses go back to 0. A seat that stops having to act without acting (its partner's answer
-closed the round) is charged nothing. A seat that still has to act after another seat's
-decision (the simultaneous discard, two partners answering a bet) keeps its running clock. A
-seat whose clock ran out loses its whole reserve and counts one miss (games.services.turn_clock).
-
-`scheduled` is the instant of the check task last queued: a decision queues one only when its
-earliest deadline comes sooner (or none is pending), and a check that finds nothing due queues
-the next; so a game has about one task waiting in the worker, not one per decision.
-
-`robots` lists the seats of computer players (games.services.robots): they never time out, so
-their clock never runs (a robot acts after ROBOT_PAUSE_SECONDS, through its own task).
+Times are integer epoch milliseconds of the server's clock, stored in Game.clock so that a
+reload or another process reads the same deadline. About one check task waits per game, not
+one per decision (`scheduled`). The dict's layout and when a seat's clock runs:
+docs/services.md (« The turn clock »).
 """
 
 from __future__ import annotations

@@ -1,23 +1,14 @@
 """Every write of live play. Each runs in one transaction that locks the game row
 (games.services.locks), so the four players of a game are served one after the other.
 
-- `game_create`: called by `salle.table_start`, in its transaction.
-- `game_apply_action`: one player's decision (the table's POST endpoint, which names the game
-  by its table). It and the decision the site makes for a seat out of time
-  (games.services.turn_clock) go through the one `game_play_locked`: the same version check,
-  the same engine call, the same writes; the turn clock (games.services.clock) is advanced in the
-  game row saved anyway, and its task scheduled on commit when the earliest deadline moved.
-- `schedule_robot_play`: after a game changed, a robot that must act is queued its decision
-  (games.services.robots), which comes back through `game_play_locked` like a click.
-- `game_finish`: THE one way a game ends, finished by the engine or cancelled (abandonment,
-  moderation): status, result of each player, the end row of the log, the table closed and its
-  seats freed, the broadcasts. A caller that already holds the game's lock (deadlines,
-  moderation) calls `game_finish_locked`.
+A player's click, a robot's decision and the decision made for a seat out of time all go
+through the one `game_play_locked`: the same version check, engine call and writes. A game
+ends only through `game_finish` (`game_finish_locked` for a caller holding the lock). Each
+function: docs/services.md (« Play »).
 """
 
 import logging
 import secrets
-from collections.abc import Callable
 
 from celery import current_app
 from django.conf import settings
@@ -112,25 +103,34 @@ def game_apply_action(
     action: dict,
     table_id: int | None = None,
     game_id: int | None = None,
-    committed: Callable[[Game], None] | None = None,
     known: Game | None = None,
 ) -> Game:
     """Apply one decision of `user` if it was taken at the current `version`, to the game of
     `table_id` (the table's POST endpoint: no query to find the game first, a table has one
     game) or to the game `game_id`. Returns the game with its table and its seats (and their
-    users) prefetched, for the actor's own render. `committed(game)` runs once the decision
-    is committed, before its broadcast (the web process caches the game its sockets render).
-    `known`: a copy of that game at hand (that cache), reused if it is still the current
-    version (locks.game_to_play_from)."""
+    users) prefetched, for the actor's own render. `known`: a copy of that game at hand (the
+    web process's cache), reused if it is still the current version (locks.game_to_play_from).
+    A caller that acts once the decision is committed, before its broadcast, runs the two
+    steps itself in its own transaction (games.decisions.apply)."""
+    with transaction.atomic():
+        game = game_lock_to_play(table_id=table_id, game_id=game_id, known=known)
+        return game_play_as(game=game, user=user, version=version, action=action)
+
+
+def game_lock_to_play(
+    *, table_id: int | None = None, game_id: int | None = None, known: Game | None = None
+) -> Game:
+    """The first step of `game_apply_action`, in the caller's transaction: the game of
+    `table_id` or `game_id` locked with its table and seats, or NotSeated."""
     if (table_id is None) == (game_id is None):
         raise TypeError("game_apply_action needs one of table_id and game_id")
-    with transaction.atomic():
-        game = _lock_game_to_play(game_id, table_id=table_id, known=known)
-        if committed is not None:
-            transaction.on_commit(lambda: committed(game))
-        seat = _seat_number(game, user)
-        game_play_locked(game=game, seat=seat, version=version, action=action)
-    return game
+    return _lock_game_to_play(game_id, table_id=table_id, known=known)
+
+
+def game_play_as(*, game: Game, user, version: int, action: dict) -> Game:
+    """The second step of `game_apply_action`: `user`'s decision on the locked `game`."""
+    seat = _seat_number(game, user)
+    return game_play_locked(game=game, seat=seat, version=version, action=action)
 
 
 def game_play_locked(
@@ -241,7 +241,7 @@ def _host_seat(game: Game) -> int | None:
 def schedule_turn_time_out(game: Game) -> None:
     """Queue the check of the game's earliest deadline for then, after commit (the caller
     noted it in the clock's `scheduled`). A task that finds nothing due queues the next one
-    (games.services.turn_clock); one the broker could not take is the sweep's."""
+    (games.services.time_outs); one the broker could not take is the sweep's."""
     if game.turn_deadline is None:
         return
     game_id, deadline = game.pk, game.turn_deadline

@@ -1,18 +1,11 @@
 """Who is at the live table: a seat's open table sockets are its SeatConnection rows, each
 naming the web process (WebProcess) that holds its socket.
 
-A (re)connection from any tab or device bumps the seat's `presence_epoch` and clears its
-deadline. When the last socket goes (closed, silent past HEARTBEAT_LIMIT_SECONDS, or held by a
-dead web process), the seat is away and games.services.deadlines takes over.
-
-A process writes its sockets' heartbeats and its own "alive" once a second (games.live.heartbeats,
-`server_alive`); when it dies without closing its sockets (killed, crashed, restarted), the
-sweep finds it silent past WEB_PROCESS_LIMIT_SECONDS and drops its rows at once. The absence
-of a seat left without a socket that way starts when its process was last known alive, so the
-grace period is the player's, not the time the site took to notice.
-
-Every write locks the game row first (as games.services.play does), so presence and play are
-serialized per game.
+When the last socket goes, the seat is away and games.services.deadlines takes over; a dead
+process's rows are dropped by the sweep, and the absence counts from when it was last known
+alive, so the grace period is the player's, not the time the site took to notice. Every write
+locks the game row first, so presence and play are serialized per game (docs/services.md,
+« Presence »).
 """
 
 import os

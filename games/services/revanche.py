@@ -1,14 +1,11 @@
-"""The revanche: at the end of a partie, one of its players offers the same four a new partie
-(same modality and clock). The offerer hosts it (seat 0) and chooses their partner (seat 2);
-the other two keep their order. Each player accepts or declines, live for all (broadcast
-"game.revanche" on the ended game's group); a robot accepts at once. When all have accepted,
-the new table is opened, private, through games.services.salle (so its checks and its seeds
-apply), its seats taken, the partie started, and every page goes there. One "no", or
-REVANCHE_SECONDS without all the answers, and the offer lapses; the others are told why.
+"""The revanche: at the end of a partie, one of its players offers the same four a new partie;
+each accepts or declines, live for all, and when all have accepted the new table opens through
+games.services.salle (so its checks and its seeds apply).
 
-The lapse is hurried by a task due at `expires_at` (games.tasks.revanche_lapse, enqueued by
-name on commit) and the beat's sweep is its safety net; both call `revanche_lapse_if_due`.
-Every write locks the revanche row first, before the table and the users its start locks."""
+Its lapse is hurried by a task and the sweep is its safety net; both call
+`revanche_lapse_if_due`. Every write locks the revanche row first, before the table and the
+users its start locks. The rules of the offer: docs/services.md (« The revanche »).
+"""
 
 import logging
 from datetime import timedelta

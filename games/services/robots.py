@@ -1,22 +1,9 @@
 """Computer players at the site (docs/robots.md, « At the site »).
 
-A robot is a user account with `is_robot` (a small pool of named accounts, made by a migration,
-their names reserved: accounts.robot_names): no e-mail, an unusable password, so it can neither
-log in nor reset a password. One robot account may sit at many tables at once (`Seat.robot`
-lifts the one-active-seat rule).
-
-- Seats: the host of an open table places a robot in an empty seat (`robot_seat`), takes it out
-  (`robot_unseat`), fills every empty seat (`robots_fill`); « Jouer contre les robots » opens a
-  table for one player and three robots and starts it (`practice_table`). Each runs in one
-  transaction that locks the table row first, as games.services.salle does. The host is always a
-  person (salle.seat_leave hands over to the next person and deletes a table left to robots).
-- Play: `robot_play`, the task's service (games.tasks.robot_play, queued on commit by
-  play.schedule_robot_play when a robot must act). It locks the game, does nothing if the game
-  ended or moved past the version it was queued at, and otherwise applies ONE robot's decision,
-  `engine.robot_action(engine.observation(state, seat), level)` (its own view, never the
-  state; the level the robot was placed with),
-  through play.game_play_locked: the version check, engine call, log and broadcast of a click.
-  That call queues the next robot's task if one must act, so robots chain until a person must.
+A robot is a user account with `is_robot` that can neither log in nor reset a password; one may
+sit at many tables at once. Its seats are written like a person's (the table row locked
+first), and its decision (`robot_play`) goes through play.game_play_locked like a click, from
+its own observation only. Seats and play in detail: docs/services.md (« Robots »).
 """
 
 from __future__ import annotations

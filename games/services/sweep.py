@@ -9,7 +9,7 @@ from django.contrib.postgres.aggregates import ArrayAgg
 from django.utils import timezone
 
 from games.models import Game, GameSeat, Table
-from games.services import deadlines, presence, revanche, robots, salle, turn_clock
+from games.services import deadlines, presence, revanche, robots, salle, time_outs
 
 #: A robot's decision not made this long after its pause (its task lost: the broker was down,
 #: the worker died) is the sweep's to make.
@@ -27,7 +27,7 @@ def sweep(*, now=None) -> dict[str, int]:
     now = now or timezone.now()
     expired = presence.connections_expire(now=now)
     clocks = Game.objects.filter(turn_deadline__lte=now).values_list("pk", flat=True)
-    timed_out = sum(turn_clock.turn_time_out(game_id=pk, now=now) for pk in clocks)
+    timed_out = sum(time_outs.turn_time_out(game_id=pk, now=now) for pk in clocks)
     stalled_since = now - timedelta(seconds=settings.ROBOT_PAUSE_SECONDS + ROBOT_STALL_SECONDS)
     # Read without a lock; only a game whose turn is a robot's is locked (robot_play checks
     # again under the lock): idle practice tables waiting on their person cost nothing each.

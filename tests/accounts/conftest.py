@@ -1,7 +1,7 @@
 import pytest
 
 from tests.accounts.throttling import CountingHasher
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 
 @pytest.fixture

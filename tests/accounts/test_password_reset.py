@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts import throttle
 from moderation import services
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from accounts import throttle
 from accounts.usernames import skeleton
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

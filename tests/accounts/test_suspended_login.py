@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from moderation import services
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -38,7 +38,12 @@ import pytest
 from django.test import Client
 
 from tests import processes
-from tests.conftest import other_sessions
+from tests.browser.helpers import (
+    CLOCK_RESERVE_SECONDS,
+    CLOCK_SWEEP_SECONDS,
+    CLOCK_TURN_SECONDS,
+)
+from tests.helpers import other_sessions
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
@@ -179,11 +184,6 @@ def clock_worker(django_db_setup):
     env = processes.server_env(SWEEP_SECONDS=CLOCK_SWEEP_SECONDS, LOG_LEVEL="INFO")
     with processes.celery_running(env) as stack:
         yield stack
-
-
-#: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.
-# The turn leaves the four pages of `four_pages` 9 s to open (a busy machine takes 3 to 8).
-CLOCK_TURN_SECONDS, CLOCK_RESERVE_SECONDS, CLOCK_SWEEP_SECONDS = 14, 4, 1
 
 
 @pytest.fixture

@@ -5,6 +5,10 @@ import time
 
 from games.models import SeatConnection
 
+#: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.
+# The turn leaves the four pages of `four_pages` 9 s to open (a busy machine takes 3 to 8).
+CLOCK_TURN_SECONDS, CLOCK_RESERVE_SECONDS, CLOCK_SWEEP_SECONDS = 14, 4, 1
+
 #: every violation the page reports, in the order it happens
 RECORD_VIOLATIONS = """
 window.__violations = [];

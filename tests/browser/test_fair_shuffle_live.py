@@ -42,12 +42,12 @@ def test_the_browser_derives_the_engines_decks(new_page):
 def test_the_in_browser_check_accepts_a_real_record_and_refuses_a_changed_one(
     transactional_db, full_table, new_page, in_thread
 ):
-    from games.display.record import partie_record
+    from games.display.dossier import partie_dossier
 
     game = in_thread(fair_start, full_table)
     in_thread(play.game_finish, game=game, status="cancelled", reason="Test.", by=None)
     game = Game.objects.get(pk=game.pk)
-    record = partie_record(game)
+    record = partie_dossier(game)
     page = new_page()
     page.goto("/melange-verifiable/")
     page.fill("#verify-record", json.dumps(record))

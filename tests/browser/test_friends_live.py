@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Revanche, Table
-from tests.conftest import PASSWORD
 from tests.games.friends import finish_game
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from games.models import Table
 from games.services import salle
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CLOCK_SWEEP_SECONDS, CLOCK_TURN_SECONDS
+from tests.browser.helpers import CLOCK_SWEEP_SECONDS, CLOCK_TURN_SECONDS
 
 pytestmark = pytest.mark.browser
 

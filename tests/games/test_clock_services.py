@@ -1,5 +1,5 @@
 """The turn clock at the site: the clock kept in the game row by every decision, the decision
-made for a seat out of time in each phase (games.services.turn_clock), the reserve, three
+made for a seat out of time in each phase (games.services.time_outs), the reserve, three
 misses in a row, the race with a last-instant click, the sweep, the salle's choice of speed."""
 
 from datetime import timedelta
@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import engine, vocabulary
 from games.models import Game, GameAction, Table
-from games.services import clock, errors, play, salle, sweep, turn_clock
+from games.services import clock, errors, play, salle, sweep, time_outs
 from tests.games.helpers import run_together, start_game
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def click(game, action, seat=None):
 def time_out(game, *, now=None) -> int:
     """The clock's check, run at the game's earliest deadline (or `now`)."""
     game.refresh_from_db()
-    return turn_clock.turn_time_out(game_id=game.pk, now=now or game.turn_deadline)
+    return time_outs.turn_time_out(game_id=game.pk, now=now or game.turn_deadline)
 
 
 def seat_clock(game, seat):
@@ -214,10 +214,10 @@ def test_a_check_is_queued_on_commit_for_the_earliest_deadline_unless_one_comes_
         click(game, {"type": "mus"})  # the next deadline is later: the pending check comes first
     assert no_broker.call_count == 0
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_clock.turn_time_out(game_id=game.pk, now=first_due) == 0
+        assert time_outs.turn_time_out(game_id=game.pk, now=first_due) == 0
     assert no_broker.call_args_list == [queued()]  # that check queues the next one, once
     with django_capture_on_commit_callbacks(execute=True):
-        assert turn_clock.turn_time_out(game_id=game.pk, now=first_due) == 0
+        assert time_outs.turn_time_out(game_id=game.pk, now=first_due) == 0
     assert no_broker.call_count == 1
     with django_capture_on_commit_callbacks(execute=True):
         assert time_out(game) == 1  # seat 1 cut: seat 0 speaks at Grand, sooner than any
@@ -228,8 +228,8 @@ def test_a_check_whose_timer_fired_a_hair_early_still_decides(started_game):
     started_game.refresh_from_db()
     due_ms = clock.ms(started_game.turn_deadline)
     early = started_game.turn_deadline - timedelta(milliseconds=5)
-    assert turn_clock.turn_time_out(game_id=started_game.pk, now=early) == 0
-    assert turn_clock.turn_time_out(game_id=started_game.pk, now=early, due_ms=due_ms) == 1
+    assert time_outs.turn_time_out(game_id=started_game.pk, now=early) == 0
+    assert time_outs.turn_time_out(game_id=started_game.pk, now=early, due_ms=due_ms) == 1
 
 
 def test_the_sweep_makes_the_decisions_past_their_deadline(started_game):
@@ -298,7 +298,7 @@ def test_a_click_at_the_last_instant_against_the_check_exactly_one_wins(round_, 
         )
 
     def check():
-        return turn_clock.turn_time_out(game_id=started_game.pk, now=due)
+        return time_outs.turn_time_out(game_id=started_game.pk, now=due)
 
     clicked, made = run_together(player, check) if round_ % 2 else run_together(check, player)[::-1]
     if isinstance(clicked, Game):

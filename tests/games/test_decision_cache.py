@@ -122,7 +122,7 @@ def test_what_every_seat_renders_alike_is_worked_out_once_per_version_and_status
     ended = copy.copy(played)
     ended.status = Game.Status.CANCELLED
     shown_ended = fragments.table_context(ended, 1)
-    assert shown_ended["fairness"]["ended"] and shown_ended["fairness"]["record_url"]
+    assert shown_ended["fairness"]["ended"] and shown_ended["fairness"]["dossier_url"]
     assert not fragments.table_context(played, 1)["fairness"]["ended"]
 
 

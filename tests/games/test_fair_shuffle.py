@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from games import engine
-from games.display.record import partie_record
+from games.display.dossier import partie_dossier
 from games.engine import SeededShuffler
 from games.models import Game, Seat, Table
 from games.services import play, salle
@@ -144,7 +144,7 @@ def test_a_table_opened_before_the_shuffle_still_starts_with_the_old_randomness(
     )
     play.game_finish(game=game, status="cancelled", reason="Test.", by=None)
     game.refresh_from_db()
-    record = partie_record(game)
+    record = partie_dossier(game)
     assert record["fairness"]["version"] is None
     assert "avant le mélange vérifiable" in record["fairness"]["explanation"]
     checked = verify(record)
@@ -212,7 +212,7 @@ def test_a_partie_with_reshuffles_records_their_labels(full_table):
     assert game.state["reshuffles"], "no reshuffle in 400 decisions of many mus rounds"
     play.game_finish(game=game, status="cancelled", reason="Test.", by=None)
     game.refresh_from_db()
-    record = partie_record(game)
+    record = partie_dossier(game)
     labels = record["fairness"]["reshuffle_labels"]
     assert len(labels) == len(record["reshuffles"])
     deal = engine.FairDeal(bytes.fromhex(game.server_seed), game.client_seeds)

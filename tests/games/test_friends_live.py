@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games.live import sockets
+from games.live import socket_counts
 from games.models import Revanche, Table
 from games.services import revanche, salle
 from tests import processes
@@ -70,14 +70,14 @@ async def test_a_decline_is_told_to_the_others(cast):
 
 
 async def test_online_counts_open_sockets_and_forgets_closed_ones(cast):
-    base = await database_sync_to_async(sockets.online_count)()
+    base = await database_sync_to_async(socket_counts.online_count)()
     first, _ = await connect(cast[0])
     second, _ = await connect(cast[1])
     await first.receive_from(timeout=5)
     await second.receive_from(timeout=5)
-    assert await database_sync_to_async(sockets.online_count)() == base + 2
+    assert await database_sync_to_async(socket_counts.online_count)() == base + 2
     await second.disconnect()
-    assert await database_sync_to_async(sockets.online_count)() == base + 1
+    assert await database_sync_to_async(socket_counts.online_count)() == base + 1
     await first.disconnect()
 
 
@@ -91,12 +91,12 @@ async def test_heartbeats_keep_a_player_online_and_a_closed_socket_does_not_come
     await page.receive_from(timeout=5)
 
     async def online() -> set[int]:
-        members = await database_sync_to_async(sockets.client().zrangebyscore)(
-            sockets._online_key(), time.time() - settings.HEARTBEAT_LIMIT_SECONDS, "+inf"
+        members = await database_sync_to_async(socket_counts.client().zrangebyscore)(
+            socket_counts._online_key(), time.time() - settings.HEARTBEAT_LIMIT_SECONDS, "+inf"
         )
         return {int(member) for member in members}
 
-    await database_sync_to_async(sockets.user_seen)(cast[0].pk, now=aged)
+    await database_sync_to_async(socket_counts.user_seen)(cast[0].pk, now=aged)
     assert cast[0].pk not in await online()
     await page.send_to(text_data='{"type": "heartbeat"}')
     deadline = time.monotonic() + 3
@@ -112,10 +112,10 @@ async def test_heartbeats_keep_a_player_online_and_a_closed_socket_does_not_come
 
 def test_a_silent_player_is_no_longer_counted_online(settings):
     now = time.time()
-    base = sockets.online_count(now=now)  # players of earlier tests' sockets still counted
-    sockets.user_seen(424242, now=now - settings.HEARTBEAT_LIMIT_SECONDS - 1)
-    sockets.user_seen(434343, now=now)
-    assert sockets.online_count(now=now) == base + 1
+    base = socket_counts.online_count(now=now)  # players of earlier tests' sockets still counted
+    socket_counts.user_seen(424242, now=now - settings.HEARTBEAT_LIMIT_SECONDS - 1)
+    socket_counts.user_seen(434343, now=now)
+    assert socket_counts.online_count(now=now) == base + 1
 
 
 @pytest.fixture(scope="module")

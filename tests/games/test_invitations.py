@@ -7,8 +7,8 @@ from django.urls import reverse
 from games.models import Seat, Table
 from games.services import invitations, salle
 from games.services.errors import SalleError
-from tests.conftest import PASSWORD
 from tests.games.helpers import HTMX, run_together, start_game
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

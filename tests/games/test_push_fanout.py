@@ -10,6 +10,7 @@ import redis
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import transaction
 
 from games.broadcast import game_processes_group
 from games.live import push_fanout, threads
@@ -21,10 +22,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def play_mus(game, user, committed=None):
-    """`user` says mus at version 0, as a POST would (no socket of this process renders it)."""
-    return play.game_apply_action(
-        game_id=game.pk, user=user, version=0, action={"type": "mus"}, committed=committed
-    )
+    """`user` says mus at version 0, as a POST would (no socket of this process renders it);
+    `committed(game)` runs once it is committed, before its broadcast (as games.decisions.apply
+    runs its hook)."""
+    if committed is None:
+        return play.game_apply_action(game_id=game.pk, user=user, version=0, action={"type": "mus"})
+    with transaction.atomic():
+        locked = play.game_lock_to_play(game_id=game.pk)
+        transaction.on_commit(lambda: committed(locked))
+        return play.game_play_as(game=locked, user=user, version=0, action={"type": "mus"})
 
 
 async def group_members(game_id: int) -> int:

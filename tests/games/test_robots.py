@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from games import engine, selectors
 from games.models import Game, GameAction, GameSeat, Seat, Table
-from games.services import clock, deadlines, errors, play, robots, salle, sweep, turn_clock
+from games.services import clock, deadlines, errors, play, robots, salle, sweep, time_outs
 from tests.games.helpers import play_robots
 
 pytestmark = pytest.mark.django_db
@@ -325,7 +325,7 @@ def test_the_turn_clock_never_acts_for_a_robot(ane):
     past = clock.ms(timezone.now()) - 1000
     game.clock["seats"][1].update(started=past - 1000, deadline=past)
     game.save(update_fields=["clock"])
-    turn_clock.turn_time_out(game_id=game.pk)
+    time_outs.turn_time_out(game_id=game.pk)
     game.refresh_from_db()
     assert game.version == 0 and game.clock["seats"][1]["deadline"] is None
 

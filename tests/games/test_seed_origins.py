@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.display.record import partie_record
+from games.display.dossier import partie_dossier
 from games.models import Game, PendingShuffle, Revanche, Seat, Table
 from games.services import play, robots, salle
 from tests.games.friends import finish_game
@@ -201,7 +201,7 @@ def test_the_record_has_seed_origins_and_verify_says_the_proof_holds(ane, bixent
         client.post(reverse("games:robot_seat", args=[table.pk]), {"number": number})
     client.post(reverse("games:table_start", args=[table.pk]))
     game = play_out(Game.objects.get(table=table))
-    record = partie_record(game)
+    record = partie_dossier(game)
     assert record["fairness"]["seed_origins"] == ["person", "site", "robot", "robot"]
     done = verify(record)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -215,7 +215,7 @@ def test_a_partie_with_no_person_seed_says_the_proof_does_not_hold(ane, login):
     client = login(ane)
     client.post(reverse("games:practice_table"), {"kings": 4})  # no JavaScript: a site seed
     game = play_out(Game.objects.get(table__host=ane))
-    record = partie_record(game)
+    record = partie_dossier(game)
     done = verify(record)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "proof: does not hold" in done.stdout
@@ -238,7 +238,7 @@ def test_verify_fails_a_robot_seed_the_site_drew(ane, login):
     game.save()
     game = play_out(game)
     assert game.seed_origins[1] == "robot"
-    done = verify(partie_record(game))
+    done = verify(partie_dossier(game))
     assert done.returncode == 1
     assert "FAIL robot seed of seat 1" in done.stdout
 

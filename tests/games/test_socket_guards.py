@@ -14,10 +14,10 @@ from django.urls import reverse
 from games import broadcast
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
-from games.live import consumers, sockets
+from games.live import consumers, socket_counts
 from games.models import SeatConnection
 from musweb.asgi import application
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tests.sockets import ORIGIN, Communicator, cookie, logged_in, table_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -53,7 +53,7 @@ async def live_socket(path, client):
 
 
 async def listed(kind, user_id):
-    return await asyncio.to_thread(sockets.open_sockets, kind=kind, user_id=user_id)
+    return await asyncio.to_thread(socket_counts.open_sockets, kind=kind, user_id=user_id)
 
 
 async def closed_with(communicator, code, timeout=5):

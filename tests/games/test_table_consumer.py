@@ -197,13 +197,13 @@ async def test_the_secret_reaches_no_socket_before_the_end_and_all_four_at_the_e
     secret = game.server_seed
     game, seen, _ = await play_and_watch(game, cast, SeededShuffler(11), actions=3000)
     assert game.status == Game.Status.FINISHED
-    record_url = reverse("games:partie_record", args=[game.pk])
+    dossier_url = reverse("games:partie_record", args=[game.pk])
     for seat, payloads in seen.items():
         *before, last = [html.unescape(payload) for payload, _ in payloads]
         for payload in before:
             if "Score final" not in payload:
                 assert not leaks_secret(payload, secret), (seat, payload)
-        assert "Score final" in last and secret in last and record_url in last
+        assert "Score final" in last and secret in last and dossier_url in last
         assert "Télécharger le dossier de la partie" in last
 
 

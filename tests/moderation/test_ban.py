@@ -9,8 +9,8 @@ from django.utils.crypto import salted_hmac
 from games.models import Seat, Table
 from moderation import services
 from moderation.models import StaffAction, UserSession
-from tests.conftest import PASSWORD
-from tests.moderation.conftest import ban_via_admin, run_action
+from tests.helpers import PASSWORD
+from tests.moderation.helpers import ban_via_admin, run_action
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from games.services import play
 from moderation import services
 from moderation.models import StaffAction
 from tests.games.helpers import next_move, start_game
-from tests.moderation.conftest import run_action
+from tests.moderation.helpers import run_action
 
 pytestmark = pytest.mark.django_db
 

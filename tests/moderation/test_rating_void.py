@@ -13,7 +13,7 @@ from games.models import Game, GameSeat
 from moderation import services
 from moderation.models import StaffAction
 from records.models import Rating, RatingChange, RatingVoid
-from tests.moderation.conftest import run_action
+from tests.moderation.helpers import run_action
 from tests.records.helpers import cancel_by_absence, play_out, start
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from moderation import services
 from moderation.models import UserSession
 from musweb.asgi import application
 from tests.games.helpers import start_game
-from tests.moderation.conftest import ban_via_admin, run_action
+from tests.moderation.helpers import ban_via_admin, run_action
 from tests.sockets import ORIGIN, Communicator, logged_in, rendered_socket, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table
-from tests.presence.conftest import GRACE, SWEEP
+from tests.presence.helpers import GRACE, SWEEP
 from tests.processes import wait_for_line
 from tests.sockets import next_push, rendered_socket, table_path
 

@@ -17,7 +17,7 @@ from games import vocabulary
 from games.models import Game, GameAction
 from games.services import clock
 from tests.games.helpers import start_game
-from tests.presence.conftest import SWEEP
+from tests.presence.helpers import SWEEP
 from tests.processes import wait_for_line
 from tests.sockets import next_push, receive_version, rendered_socket, table_path
 

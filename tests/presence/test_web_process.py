@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from games.models import Game, GameSeat, SeatConnection
 from tests import processes
-from tests.presence.conftest import GRACE, SWEEP, WEB_PROCESS_LIMIT
+from tests.presence.helpers import GRACE, SWEEP, WEB_PROCESS_LIMIT
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 

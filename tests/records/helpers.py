@@ -8,7 +8,7 @@ from django.utils import timezone
 from games.engine import SeededShuffler
 from games.engine.random_play import DEFAULT_WEIGHTS
 from games.models import Game, GameSeat
-from games.services import deadlines, play, salle, turn_clock
+from games.services import deadlines, play, salle, time_outs
 from tests.games.helpers import next_move
 
 #: órdagos often: a partie in a few dozen decisions
@@ -64,7 +64,7 @@ def cancel_by_clock(game: Game) -> Game:
     now = timezone.now()
     for _ in range(200):
         now += timedelta(minutes=10)
-        turn_clock.turn_time_out(game_id=game.pk, now=now)
+        time_outs.turn_time_out(game_id=game.pk, now=now)
         game.refresh_from_db()
         if game.status != Game.Status.PLAYING:
             return game

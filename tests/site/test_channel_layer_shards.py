@@ -13,7 +13,7 @@ import redis
 from django.conf import settings
 
 from core.channel_layer import ChannelLayer
-from tests.conftest import CHANNELS_PREFIX
+from tests.helpers import CHANNELS_PREFIX
 from tests.processes import redis_running
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -27,7 +27,7 @@ def old_randomness() -> dict[str, Any]:
     }
 
 
-def partie_record(game: Game) -> dict[str, Any]:
+def partie_dossier(game: Game) -> dict[str, Any]:
     """The downloadable record of an ended `game` (its seats prefetched or not: one query)."""
     if game.status == Game.Status.PLAYING:
         raise ValueError("a partie's record (and its secret) is for an ended partie only")
@@ -86,5 +86,5 @@ def reshuffle_labels(game: Game) -> list[dict[str, int]]:
     return [{"hand": k, "round": r} for kind, k, r in shuffler.made if kind == "reshuffle"]
 
 
-def record_filename(game: Game) -> str:
+def dossier_filename(game: Game) -> str:
     return f"barajamos-partie-{game.pk}.json"

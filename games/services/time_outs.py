@@ -1,17 +1,9 @@
 """The decisions the site makes for the seats whose clock ran out (docs/rules.md section 10).
 
-Every decision a seat has to make starts its clock (games.services.clock, advanced by
-games.services.play in the game row it saves anyway); the game's earliest deadline is
-`Game.turn_deadline`. A task is queued on commit for that instant (play's
-`_schedule_turn_time_out`) and the beat sweep (games.services.sweep) takes the deadlines a lost
-task or a dead worker left behind. Both call `turn_time_out`, which locks the game and plays
-`engine.timeout_action` through `play.game_play_locked`, the path and version check of a click:
-run three times, it applies the decision once (the deadline moved on); after the player's own
-click, nothing (the deadline was cleared). A seat's clock runs whether it is connected or not.
-
-A seat whose clock runs out CLOCK_MISSES_LIMIT decisions in a row is gone: the partie is
-cancelled through the Finisher, with a reason naming the player. Its own decision resets the
-count.
+A task queued for `Game.turn_deadline` and the beat sweep both call `turn_time_out`, which
+plays `engine.timeout_action` through `play.game_play_locked`, the path and version check of a
+click: run three times, it applies the decision once. A seat out of time CLOCK_MISSES_LIMIT
+decisions in a row cancels the partie (docs/services.md, « The turn clock »).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""A rating correction replays only the parties that ended from the corrected one on
+"""A rating correction rates again only the parties that ended from the corrected one on
 (records.services.ratings_rebuild(since=...)): over random histories its Rating and
 RatingChange rows are exactly a full rebuild's, a void then its restore gives back the exact
-rows, and it replays, and queries, by the parties after the point, not the history before."""
+rows, and it rates again, and queries, by the parties after the point, not the history before."""
 
 import random
 from datetime import timedelta
@@ -25,7 +25,7 @@ class Rollback(Exception):
 
 
 def rows():
-    """Every column of both tables but RatingChange.id (a replay writes new rows)."""
+    """Every column of both tables but RatingChange.id (a re-rating writes new rows)."""
     ratings = Rating.objects.order_by("user_id").values_list(
         "user_id", "mu", "sigma", "points", "parties", "updated"
     )
@@ -173,7 +173,7 @@ def history_in_order(players, size) -> list[Game]:
 
 
 @pytest.fixture
-def replayed(monkeypatch):
+def rerated(monkeypatch):
     """The parties the ratings maths is run for, in order."""
     seen: list[list[tuple[float, float]]] = []
     after_partie = rating.after_partie
@@ -193,17 +193,17 @@ def void_and_count(game, by):
     return len(queries)
 
 
-def test_a_void_replays_and_queries_by_the_parties_after_it(mikel, make_user, replayed):
+def test_a_void_rates_again_and_queries_by_the_parties_after_it(mikel, make_user, rerated):
     players = [make_user(f"joueur{n}") for n in range(8)]
     games = history_in_order(players, 300)
     records.ratings_rebuild()
     mikel.has_perm("moderation.can_moderate")  # the permission cache, filled once per user
     queries = {}
     for position in (299, 290, 150, 60, 0):
-        replayed.clear()
+        rerated.clear()
         queries[position] = void_and_count(games[position], mikel)
-        # The void replays the later parties only; the restore, the partie and those.
-        assert len(replayed) == 2 * (299 - position) + 1
+        # The void rates again the later parties only; the restore, the partie and those.
+        assert len(rerated) == 2 * (299 - position) + 1
     # The same queries whatever the history before the point; after it, one insert of rating
     # changes per 1000 (4 a partie): none after the last partie, two after the first.
     assert queries[290] == queries[150] == queries[60]
@@ -214,7 +214,7 @@ def test_a_void_replays_and_queries_by_the_parties_after_it(mikel, make_user, re
 
 def test_two_parties_rated_against_their_end_order_keep_the_history_in_order(mikel, make_user):
     """The later-ending partie took the shared player's rating lock first: the other one is
-    recorded as ending after it, so the history is the order a rebuild replays."""
+    recorded as ending after it, so the history is the order a rebuild rates them."""
     others = [make_user(name) for name in ("nora", "oier", "peio", "rosa", "sara", "txomin")]
     now = timezone.now()
     first = partie([mikel, *others[:3]], now - timedelta(seconds=1))
