@@ -4,7 +4,9 @@ Starts the bench stack (own database, Redis, worker), seats TABLES tables throug
 connects their sockets, then for each way of deciding (a POST, the open socket) plays them at a
 steady rate and reads the CPU time of the web processes from /proc: milliseconds of web CPU per
 decision applied, net of the idle CPU of the same sockets measured over the same time. Both ways
-in the same run, so a shared, noisy machine still compares them fairly."""
+in the same run, so a shared, noisy machine still compares them fairly. --languages compares,
+the same way, a socket decision at tables whose four players read French with tables of four
+players in four languages (fr, es, eu, en: each push rendered in its reader's)."""
 
 import argparse
 import asyncio
@@ -58,6 +60,22 @@ def profiler(folder: str | None, bench: Bench, server: str, name: str, seconds: 
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+LANGUAGES = ["fr", "es", "eu", "en"]
+
+
+async def speak(bench: Bench, way: str) -> None:
+    """Before a window of `way` "socket-fr" or "socket-four": every player's language (the
+    language cookie, as the picker leaves it), then every socket opened again to read it."""
+    if "-" not in way or bench.speaking == way:
+        return
+    for number, player in enumerate(bench.players):
+        language = LANGUAGES[number % 4] if way.endswith("four") else "fr"
+        player.http.cookies.set("django_language", language)
+    await bench.disconnect_all()
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
+    bench.speaking = way
+
+
 def web_cpu(bench: Bench, names: list[str]) -> float:
     return sum(bench.stack.cpu(name) for name in names)
 
@@ -102,6 +120,9 @@ async def main_async(args, stack: Stack) -> dict:
     # (server, way) windows: this tree's POST and socket; a baseline checkout's POST (its own
     # code has no socket decisions) when --baseline names one.
     windows = [("web", "post"), ("web", "socket")]
+    if args.languages:
+        windows = [("web", "socket-fr"), ("web", "socket-four")]
+    bench.speaking = ""
     if args.baseline:
         bench.ports["base"] = free_port()
         stack.start_web("base", "daphne", bench.ports["base"], root=Path(args.baseline))
@@ -113,8 +134,9 @@ async def main_async(args, stack: Stack) -> dict:
     out = {"tables": args.tables, "rate": args.rate}
     for server in bench.ports:
         await use_server(bench, server)
-        for way in {w for s, w in windows if s == server}:  # warm each code path
-            await measure(bench, [server], way == "socket", 3.0, args.rate)
+        for way in sorted({w for s, w in windows if s == server}):  # warm each code path
+            await speak(bench, way)
+            await measure(bench, [server], way.startswith("socket"), 3.0, args.rate)
         idle_rate = await idle(bench, [server], args.seconds / 2)
         out[f"{server}_idle_cpu_pct"] = round(100 * idle_rate, 1)
     for round_ in range(args.rounds):
@@ -124,9 +146,11 @@ async def main_async(args, stack: Stack) -> dict:
             if len(bench.ports) > 1:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
+            await speak(bench, way)
             spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
             await bench.reset(bench.ports[server])
-            window, stats = await measure(bench, [server], way == "socket", args.seconds, args.rate)
+            socket = way.startswith("socket")
+            window, stats = await measure(bench, [server], socket, args.seconds, args.rate)
             counters = await bench.counters(bench.ports[server])
             if spy is not None:
                 spy.wait()
@@ -163,6 +187,11 @@ def main() -> None:
         help="how the baseline's players decide (socket: a checkout with socket decisions)",
     )
     parser.add_argument("--profile", help="a folder: py-spy's samples of each window there")
+    parser.add_argument(
+        "--languages",
+        action="store_true",
+        help="socket decisions at French tables vs four-language tables (issue 34)",
+    )
     args = parser.parse_args()
     stack = Stack(Path(tempfile.mkdtemp(prefix="barajamos-cpu-")))
     try:

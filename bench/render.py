@@ -20,6 +20,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "musweb.settings")
 os.environ.setdefault("DEBUG", "0")
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.template import loader  # noqa: E402
 from django.template.backends.django import Template  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
@@ -151,7 +152,7 @@ def version_renders(game: Game, request_for) -> str:
     """One version for the four seats: the actor's answer, then the other three pushes."""
     actor = seat_to_act(game)
     request = request_for(actor)
-    others = [s.user for s in game.seats.all() if s.number != actor]
+    others = [(s.user, settings.LANGUAGE_CODE) for s in game.seats.all() if s.number != actor]
     answer = fragments.table_regions(game, actor, request=request)
     pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
     return answer + "".join(html for html, _ in filter(None, pushes.values()))

@@ -5,8 +5,9 @@ the game read once. A socket's own decision renders the game's other local socke
 and is not published at all while this process is the only one listening (`unheard`).
 
 Rare events (a presence, an ending, a revanche) still reach each socket through the game's own
-group. A lost message is healed by games.live.push_healing. One `ProcessFanout` per process
-(`FANOUT`); how the pieces fit: docs/architecture.md, "The fan-out"."""
+group. A push is in its reader's language, rendered once per (player, language) in use. A lost
+message is healed by games.live.push_healing. One `ProcessFanout` per process (`FANOUT`); how
+the pieces fit: docs/architecture.md, "The fan-out"; the languages: docs/languages.md."""
 
 import asyncio
 import logging
@@ -23,6 +24,8 @@ from games.live.threads import hop
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, int] | None
+Reader = tuple[object, str]  # a socket's user and its language
+Key = tuple[int, str]  # its user's id and its language: one render each
 
 #: How long a PUBLISH that reached this process alone lets its game's next decisions go
 #: unsent at most, if no process says it listens too (its "game.listening" lost).
@@ -70,10 +73,11 @@ class ProcessFanout(ProcessLoop):
                 self.alone_since.pop(game_id, None)
                 await broadcast.leave(game_processes_group(game_id), self.channel, self.layer)
 
-    def peers(self, game_id: int, socket) -> list:
-        """The users of the game's other sockets in this process (a decision of `socket`'s
-        player renders their pushes in its own hop: `deciding`, `decided`)."""
-        return [s.scope["user"] for s in self.sockets.get(game_id, ()) if s is not socket]
+    def peers(self, game_id: int, socket) -> list[Reader]:
+        """The readers (user, language) of the game's other sockets in this process (a
+        decision of `socket`'s player renders their pushes in its own hop: `deciding`,
+        `decided`)."""
+        return [reader(s) for s in self.sockets.get(game_id, ()) if s is not socket]
 
     def deciding(self, game) -> None:
         """Called from a decision's thread once it is committed, before its broadcast: the
@@ -97,14 +101,14 @@ class ProcessFanout(ProcessLoop):
         else:
             self.alone_since.pop(game_id, None)
 
-    async def decided(self, game_id: int, version: int, pushes: dict[int, Rendered]) -> None:
+    async def decided(self, game_id: int, version: int, pushes: dict[Key, Rendered]) -> None:
         """The hop of a decision that committed `version` ended: send its pushes to this
         process's other sockets of the game, then push as usual to any still behind (one that
         opened meanwhile, a failed render)."""
-        ready = [s for s in self.sockets.get(game_id, ()) if s.scope["user"].pk in pushes]
+        ready = [s for s in self.sockets.get(game_id, ()) if key(s) in pushes]
         try:
             await asyncio.gather(
-                *(s.deliver(pushes[s.scope["user"].pk]) for s in ready), return_exceptions=True
+                *(s.deliver(pushes[key(s)]) for s in ready), return_exceptions=True
             )
         finally:  # only now: its message, if it comes meanwhile, finds them up to date
             if self.decided_here.get(game_id) == version:
@@ -122,10 +126,11 @@ class ProcessFanout(ProcessLoop):
                 asyncio.create_task(socket.catch_up(version))
         if not ready:
             return
-        users = {s.scope["user"].pk: s.scope["user"] for s in ready}
-        rendered = await render_pushes(game_id, list(users.values()), version)
+        # one render per (player, language): two tabs of one reader share it
+        readers = {key(s): reader(s) for s in ready}
+        rendered = await render_pushes(game_id, list(readers.values()), version)
         await asyncio.gather(
-            *(s.deliver(rendered.get(s.scope["user"].pk)) for s in ready), return_exceptions=True
+            *(s.deliver(rendered.get(key(s))) for s in ready), return_exceptions=True
         )
 
     def _membership_lock(self, game_id: int) -> asyncio.Lock:
@@ -181,9 +186,19 @@ class ProcessFanout(ProcessLoop):
                 del self.in_flight[game_id]
 
 
-async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Rendered]:
-    """`fragments.table_pushes` for these users, in one hop into a thread."""
-    return await hop(fragments.table_pushes, game_id, users, min_version=version)
+def reader(socket) -> Reader:
+    """A socket's reader: its user, and the language they read (consumers' `language`)."""
+    return socket.scope["user"], socket.language
+
+
+def key(socket) -> Key:
+    return socket.scope["user"].pk, socket.language
+
+
+async def render_pushes(game_id: int, readers: list[Reader], version: int) -> dict[Key, Rendered]:
+    """`fragments.table_pushes` for these readers, each in their language, in one hop into a
+    thread."""
+    return await hop(fragments.table_pushes, game_id, readers, min_version=version)
 
 
 FANOUT = process_loop(ProcessFanout())

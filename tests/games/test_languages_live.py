@@ -13,15 +13,19 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import broadcast
+from games import broadcast, vocabulary
 from games.engine import SeededShuffler
+from games.engine.random_play import DEFAULT_WEIGHTS
 from games.models import Game
+from games.services import play
 from tests.games.helpers import HTMX, form_data, next_move, start_game
 from tests.sockets import connect, connect_table, receive_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LANGUAGES = ["fr", "es", "eu", "en"]  # ane, bixente, camille, dani
+# Bets and answers but no órdago: a partie of several hands, to 40.
+SEVERAL_HANDS = dict(DEFAULT_WEIGHTS, ordago=0, ordago_vote=0)
 # Words the table and the salle show at every turn or at the end, whose translations differ.
 MARKERS = [
     "Mes cartes",
@@ -119,18 +123,18 @@ async def test_four_players_in_four_languages_each_read_only_their_own(full_tabl
         assert connected
         seen[seat].append(await communicator.receive_from(timeout=5))
         sockets.append(communicator)
-    rng = SeededShuffler(9)
+    rng = SeededShuffler(4)
     for _ in range(3000):
         if game.status != Game.Status.PLAYING:
             break
-        seat, action = next_move(game, rng)
+        seat, action = next_move(game, rng, SEVERAL_HANDS)
         response = await post_as(cast[seat], game.table_id, form_data(game.version, action))
         assert response.status_code == 200
         seen[seat].append(response.content.decode())
         game = await fresh(game)
         for other, communicator in enumerate(sockets):
             seen[other].append(await receive_version(communicator, game.state["version"]))
-    assert game.status == Game.Status.FINISHED
+    assert game.status == Game.Status.FINISHED and game.state["hand_number"] >= 2
     # A stale decision's refusal, in the reader's language too.
     for seat, user in enumerate(cast):
         refused = await post_as(user, game.table_id, form_data(0, {"type": "pass"}))
@@ -139,7 +143,7 @@ async def test_four_players_in_four_languages_each_read_only_their_own(full_tabl
         await communicator.disconnect()
     for seat, payloads in seen.items():
         language = LANGUAGES[seat]
-        assert len(payloads) > 20
+        assert len(payloads) > 50
         for payload in payloads:
             assert foreign(payload, words[language]) == [], (language, payload)
         with translation.override(language):
@@ -167,12 +171,8 @@ async def test_a_cancelled_partie_tells_each_player_why_in_their_language(
 
 
 def _cancel_abandoned(game):
-    from games.services import deadlines
-
-    seat = game.seats.get(number=3)
-    seat.deadline = game.last_action_at
-    seat.save(update_fields=["deadline"])
-    deadlines.game_cancel_if_abandoned(seat_id=seat.pk)
+    reason = vocabulary.end_reason("abandoned", name="dani")
+    play.game_finish(game=game, status=Game.Status.CANCELLED, reason=reason)
 
 
 async def test_the_salle_pushes_each_player_their_language(four_languages):
