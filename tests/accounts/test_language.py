@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
