@@ -4,7 +4,7 @@ consumers (WebSocket)."""
 import time
 from collections.abc import Collection, Iterable
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -419,7 +419,7 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     return table_regions(game, seat, shared=min_version is not None), game.version
 
 
-Reader = tuple[object, str]  # a socket's user and its language
+Reader = tuple[Any, str]  # a socket's user and its language
 Pushes = dict[tuple[int, str], tuple[str, int] | None]
 
 
@@ -429,7 +429,7 @@ def table_pushes(game_id: int, readers: Iterable[Reader], *, min_version: int) -
     (games.live.push_fanout), each player rendered once per language their sockets read, a
     language's renders together (the regions alike for several players are shared within it:
     games.display.shared_regions)."""
-    by_language: dict[str, dict[int, object]] = {}
+    by_language: dict[str, dict[int, Any]] = {}
     for user, language in readers:
         by_language.setdefault(language, {})[user.pk] = user
     pushes: Pushes = {}
