@@ -12,7 +12,11 @@ PYTHON ?= $(shell for c in python3.13 python3.12; do \
 	  echo "$$HOME/.pyenv/versions/$$v/bin/python3"; exit; \
 	done)
 
-.PHONY: run test install services proxy db lint bench-engine bench bench-topology
+.PHONY: run test install services proxy db lint bench-engine bench bench-topology messages
+
+# The catalogs (locale/README.md, docs/languages.md): French is the source, these are compiled.
+LANGS := es eu en
+CATALOGS := $(foreach l,$(LANGS),locale/$(l)/LC_MESSAGES/django.mo) locale/eu/LC_MESSAGES/djangojs.mo
 
 $(STAMP): pyproject.toml constraints.txt
 	@if [ -z "$(PYTHON)" ]; then echo "Python 3.12 or newer is needed (python3.13/python3.12 or pyenv); none found." >&2; exit 1; fi
@@ -21,7 +25,25 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -e '.[dev]' -c constraints.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) $(CATALOGS)
+
+# Compiled as compilemessages does (msgfmt --check-format), one file per changed catalog. Basque
+# takes the project's translations of the Django strings its own eu catalogs lack
+# (contrib-gaps*.po) into the compiled catalog, so they come before Django's.
+locale/eu/LC_MESSAGES/django.mo: locale/eu/LC_MESSAGES/django.po locale/eu/contrib-gaps.po
+	msgcat --use-first $^ | msgfmt --check-format -o $@ -
+
+locale/eu/LC_MESSAGES/djangojs.mo: locale/eu/contrib-gaps-djangojs.po
+	msgfmt --check-format -o $@ $<
+
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
+	msgfmt --check-format -o $@ $<
+
+# The marked strings into every catalog: Django's templates and Python, and the Jinja
+# {% trans %} blocks (the project's makemessages, games/management/commands/makemessages.py).
+messages: install
+	$(PY) manage.py makemessages $(foreach l,$(LANGS),-l $(l)) --no-location --ignore=.venv --ignore=staticfiles --ignore=tests
+	$(MAKE) install
 
 # Start PostgreSQL and Redis if they are installed but down.
 services:

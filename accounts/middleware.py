@@ -1,6 +1,8 @@
 from asgiref.sync import iscoroutinefunction
+from django.conf import settings
 from django.contrib.auth.middleware import LoginRequiredMiddleware
 from django.shortcuts import resolve_url
+from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -42,5 +44,52 @@ def login_throttle(get_response):
 
         def middleware(request):
             return finish(request, get_response(request))
+
+    return middleware
+
+
+def chosen_language(user) -> str | None:
+    """The language a logged-in player chose on the account, if it is one the site offers."""
+    language = getattr(user, "language", "") if user.is_authenticated else ""
+    return language if language in dict(settings.LANGUAGES) else None
+
+
+@sync_and_async_middleware
+def account_language(get_response):
+    """A player's page in the language of their account, on any device, whatever the browser
+    says (LocaleMiddleware, above, chose the visitor's: the cookie, else Accept-Language, else
+    French); the cookie follows, so the sockets and a later logged-out page agree."""
+
+    def apply(request, user) -> str | None:
+        language = chosen_language(user)
+        if language and language != request.LANGUAGE_CODE:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return language
+
+    def finish(request, response, language):
+        cookie = settings.LANGUAGE_COOKIE_NAME
+        if language and request.COOKIES.get(cookie) != language:
+            response.set_cookie(
+                cookie,
+                language,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            )
+        return response
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request):
+            language = apply(request, await request.auser())
+            return finish(request, await get_response(request), language)
+
+    else:
+
+        def middleware(request):
+            language = apply(request, request.user)
+            return finish(request, get_response(request), language)
 
     return middleware

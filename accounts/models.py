@@ -32,6 +32,9 @@ class User(AbstractUser):
     # A computer player (games.services.robots): it has no password, never logs in, and may
     # sit at several tables at once (Seat.robot lifts the one-active-seat rule for it).
     is_robot = models.BooleanField(_("robot"), default=False)
+    # The language the player chose (a code of settings.LANGUAGES), applied on every device it
+    # logs in from (accounts.middleware.account_language); empty: the browser's.
+    language = models.CharField(_("langue"), max_length=8, blank=True, default="")
 
     @property
     def is_banned(self) -> bool:

@@ -8,6 +8,7 @@ app_name = "accounts"
 urlpatterns = [
     path("inscription/", views.signup, name="signup"),
     path("connexion/", views.Login.as_view(), name="login"),
+    path("langue/", views.set_language, name="set_language"),
     path("deconnexion/", auth_views.LogoutView.as_view(), name="logout"),
     path("mot-de-passe/", views.PasswordChange.as_view(), name="password_change"),
     path("mot-de-passe/oublie/", views.PasswordReset.as_view(), name="password_reset"),

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -8,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts import throttle
@@ -40,6 +42,20 @@ def signup(request):
         )
         return redirect(next_url or "games:salle")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+@login_not_required
+def set_language(request):
+    """Django's set_language (POST, CSRF, back to `next`, the cookie set); a player's choice is
+    kept on the account too, so every device they log in from speaks it."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    user = request.user
+    known = language in dict(settings.LANGUAGES)
+    if request.method == "POST" and user.is_authenticated and known and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return response
 
 
 def _safe_next(request) -> str:

@@ -6,7 +6,9 @@ steady rate and reads the CPU time of the web processes from /proc: milliseconds
 decision applied, net of the idle CPU of the same sockets measured over the same time. Both ways
 in the same run, so a shared, noisy machine still compares them fairly. With --spectators N,
 the socket way is measured twice, without and with N spectators watching the first table
-(docs/spectators.md): the same run again."""
+(docs/spectators.md): the same run again. --languages compares, the same way, a socket decision
+at tables whose four players read French with tables of four players in four languages (fr, es,
+eu, en: each push rendered in its reader's)."""
 
 import argparse
 import asyncio
@@ -60,6 +62,22 @@ def profiler(folder: str | None, bench: Bench, server: str, name: str, seconds: 
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+LANGUAGES = ["fr", "es", "eu", "en"]
+
+
+async def speak(bench: Bench, way: str) -> None:
+    """Before a window of `way` "socket-fr" or "socket-four": every player's language (the
+    language cookie, as the picker leaves it), then every socket opened again to read it."""
+    if "-" not in way or bench.speaking == way:
+        return
+    for number, player in enumerate(bench.players):
+        language = LANGUAGES[number % 4] if way.endswith("four") else "fr"
+        player.http.cookies.set("django_language", language)
+    await bench.disconnect_all()
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
+    bench.speaking = way
+
+
 def web_cpu(bench: Bench, names: list[str]) -> float:
     return sum(bench.stack.cpu(name) for name in names)
 
@@ -109,6 +127,9 @@ async def main_async(args, stack: Stack) -> dict:
     if args.spectators:
         windows = [("web", "socket"), ("web", f"watched{args.spectators}")]
         spectators = await spectators_logged_in(stack, bench, args.spectators)
+    if args.languages:
+        windows = [("web", "socket-fr"), ("web", "socket-four")]
+    bench.speaking = ""
     if args.baseline:
         bench.ports["base"] = free_port()
         stack.start_web("base", "daphne", bench.ports["base"], root=Path(args.baseline))
@@ -120,7 +141,8 @@ async def main_async(args, stack: Stack) -> dict:
     out = {"tables": args.tables, "rate": args.rate}
     for server in bench.ports:
         await use_server(bench, server)
-        for way in {w for s, w in windows if s == server}:  # warm each code path
+        for way in sorted({w for s, w in windows if s == server}):  # warm each code path
+            await speak(bench, way)
             await measure(bench, [server], way != "post", 3.0, args.rate)
         idle_rate = await idle(bench, [server], args.seconds / 2)
         out[f"{server}_idle_cpu_pct"] = round(100 * idle_rate, 1)
@@ -131,6 +153,7 @@ async def main_async(args, stack: Stack) -> dict:
             if len(bench.ports) > 1:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
+            await speak(bench, way)
             spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
             await watched_by(spectators if way.startswith("watched") else [], bench)
             await bench.reset(bench.ports[server])
@@ -206,6 +229,11 @@ def main() -> None:
         help="the socket way again with this many spectators on the first table (try --tables 1)",
     )
     parser.add_argument("--profile", help="a folder: py-spy's samples of each window there")
+    parser.add_argument(
+        "--languages",
+        action="store_true",
+        help="socket decisions at French tables vs four-language tables (issue 34)",
+    )
     args = parser.parse_args()
     stack = Stack(Path(tempfile.mkdtemp(prefix="barajamos-cpu-")))
     try:

@@ -20,6 +20,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "musweb.settings")
 os.environ.setdefault("DEBUG", "0")
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.template import loader  # noqa: E402
 from django.template.backends.django import Template  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
@@ -147,11 +148,13 @@ def seat_to_act(game: Game) -> int:
     return engine.to_act(game.state)[0] if game.state["status"] == "playing" else 0
 
 
-def version_renders(game: Game, request_for) -> str:
-    """One version for the four seats: the actor's answer, then the other three pushes."""
+def version_renders(game: Game, request_for, languages=None) -> str:
+    """One version for the four seats: the actor's answer, then the other three pushes
+    (`languages`: each seat's, by seat number; default the site's for all four)."""
     actor = seat_to_act(game)
     request = request_for(actor)
-    others = [s.user for s in game.seats.all() if s.number != actor]
+    languages = languages or [settings.LANGUAGE_CODE] * 4
+    others = [(s.user, languages[s.number]) for s in game.seats.all() if s.number != actor]
     answer = fragments.table_regions(game, actor, request=request)
     pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
     return answer + "".join(html for html, _ in filter(None, pushes.values()))
@@ -200,6 +203,9 @@ def main():
             game, seat_to_act(game), request=requests[seat_to_act(game)]
         ),
         "version, four seats": lambda: version_renders(game, requests.__getitem__),
+        "version, four seats in four languages": lambda: version_renders(
+            game, requests.__getitem__, ["fr", "es", "eu", "en"]
+        ),
     }
     for name, render in cases.items():
         decisions = Decisions(start)  # each case sees the same decisions

@@ -50,6 +50,16 @@ def translate(message: str) -> Markup:
 _translations: dict[tuple[str | None, str], Markup] = {}
 
 
+def pgettext(context: str, message: str) -> Markup:
+    """``pgettext("context", "...")``: a word with two meanings in French, one per context
+    (Django's ``{% translate "..." context "..." %}``)."""
+    key = (translations.language(), f"{context}\x04{message}")
+    text = _translations.get(key)
+    if text is None:
+        text = _translations[key] = Markup(translation.pgettext(context, message))
+    return text
+
+
 def gettext(message: str, **variables: Any) -> Markup:
     """A ``{% trans %}`` block: its text has its "%" doubled, and its variables to fill in."""
     return Markup(translations.gettext(message) % {k: escape(v) for k, v in variables.items()})
@@ -82,7 +92,7 @@ def environment() -> Environment:
     )
     # {% trans %} blocks call gettext(message, **variables): ours formats them, Django's way.
     env.newstyle_gettext = True  # type: ignore[attr-defined]
-    env.globals.update(gettext=gettext, _=translate, ngettext=ngettext)
+    env.globals.update(gettext=gettext, _=translate, ngettext=ngettext, pgettext=pgettext)
     return env
 
 

@@ -6,16 +6,18 @@ behind a lock), and a lazy string translates itself again at every use; the tabl
 and regions translate a few hundred strings per game version. Within `one_language()`
 (synchronous work in one thread that does not switch languages) `gettext`, `ngettext`,
 `in_language` and `language` use the language and catalog active when the block started;
-outside it they are Django's.
+outside it they are Django's. `reader_language` says which language a socket's reader reads.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import trans_real
@@ -80,3 +82,27 @@ def ngettext(singular: str, plural: str, number: int) -> str:
     if catalog is None:
         return translation.ngettext(singular, plural, number)
     return catalog.ngettext(singular, plural, number)
+
+
+def reader_language(user: Any, headers: dict[str, str]) -> str:
+    """The language a socket's pushes are rendered in, as a page of the same reader would be:
+    the account's choice, else the language cookie, else the browser's Accept-Language, else
+    the site's (French). `headers`: the socket's request headers, names in lower case."""
+    offered = dict(settings.LANGUAGES)
+    chosen = getattr(user, "language", "") if getattr(user, "is_authenticated", False) else ""
+    if chosen in offered:
+        return chosen
+    cookies = SimpleCookie()
+    with suppress(CookieError):
+        cookies.load(headers.get("cookie", ""))
+    morsel = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    if morsel is not None and morsel.value in offered:
+        return morsel.value
+    for code, _quality in trans_real.parse_accept_lang_header(headers.get("accept-language", "")):
+        if code == "*":
+            break
+        try:
+            return trans_real.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

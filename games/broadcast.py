@@ -78,9 +78,10 @@ def _send_game_changed(game_id: int, version: int, event: dict) -> None:
         listeners.published(game_id, receivers)
 
 
-def game_ended(game_id: int, *, status: str, reason: str) -> None:
+def game_ended(game_id: int, *, status: str, reason: dict) -> None:
     """The game finished (its sockets render the partie-over screen) or was cancelled (its
-    sockets send their players to the salle, with `reason`)."""
+    sockets send their players to the salle, with `reason`: a code, rendered by each socket
+    in its reader's language)."""
     event = {"type": "game.ended", "game_id": game_id, "status": status, "reason": reason}
     transaction.on_commit(lambda: _send(game_group(game_id), event))
 

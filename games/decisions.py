@@ -61,7 +61,8 @@ class Answer:
     status: int
     html: str
     version: int | None  # the version the regions show (None: a bare flash)
-    # the new version's pushes to `peers` (decide's), {user id: (html, version) or None}
+    # the new version's pushes to `peers` (decide's), {(user id, language): (html, version)
+    # or None}
     pushes: dict = field(default_factory=dict)
 
 
@@ -99,9 +100,10 @@ def decide(
 ) -> Answer:
     """Apply a decision and render the actor's answer: the fresh regions, or on a refusal the
     regions as they are with the French message in the decision panel. An applied decision is
-    also rendered for `peers` (the users of the game's other sockets in this web process), in
-    the same hop: their pushes need no hop of their own (games.live.push_fanout). Past the
-    player's limit of decisions, the short refusal (too_fast_answer) and nothing else."""
+    also rendered for `peers` (the readers, (user, language), of the game's other sockets in
+    this web process), each in their language, in the same hop: their pushes need no hop of
+    their own (games.live.push_fanout). Past the player's limit of decisions, the short refusal
+    (too_fast_answer) and nothing else."""
     if too_fast(user):
         return too_fast_answer()
     try:

@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import vocabulary
 from games.engine import team_of
 
 SEAT_COUNT = 4
@@ -232,7 +233,9 @@ class Game(models.Model):
     created = models.DateTimeField(_("commencée le"), auto_now_add=True)
     updated = models.DateTimeField(_("modifiée le"), auto_now=True)
     finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
-    end_reason = models.TextField(_("motif de fin"), blank=True, default="")
+    # Why it ended: {"code": a key of games.vocabulary.END_REASONS, its parameters}, rendered
+    # in the reader's language (`end_reason_text`); {} while playing.
+    end_reason = models.JSONField(_("motif de fin"), blank=True, default=dict)
     last_action_at = models.DateTimeField(_("dernière action le"), default=timezone.now)
     clock = models.JSONField(_("pendule"), default=dict, blank=True)
     turn_deadline = models.DateTimeField(_("échéance du tour"), null=True, blank=True)
@@ -281,6 +284,11 @@ class Game(models.Model):
 
     def get_absolute_url(self):
         return reverse("games:table", args=[self.table_id])
+
+    @property
+    def end_reason_text(self) -> str:
+        """Why it ended, in the active language ("" while playing)."""
+        return vocabulary.end_reason_text(self.end_reason)
 
 
 class GameSeat(models.Model):

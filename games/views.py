@@ -60,7 +60,8 @@ def salle(request):
 def fair_shuffle(request):
     """« Mélange vérifiable »: the verifiable shuffle explained, and checked in the browser."""
     command = "python -m games.engine fairness verify barajamos-partie-123.json"
-    return render(request, "games/fair_shuffle.html", {"command": command})
+    words = {key: str(word) for key, word in fairness_view.verifier_words().items()}
+    return render(request, "games/fair_shuffle.html", {"command": command, "words": words})
 
 
 @require_POST

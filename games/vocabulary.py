@@ -110,6 +110,41 @@ ABANDONED = _("%(name)s n'a pas rejoint la table à temps.")
 #: A seat whose clock ran out CLOCK_MISSES_LIMIT decisions in a row (games.services.time_outs).
 ABSENT_AT_TABLE = _("%(name)s n'a pas joué à temps %(count)d fois de suite.")
 IDLE_GAME = _("personne n'a joué pendant %(minutes)s minutes.")
+#: Why a partie ended, by the code stored in Game.end_reason ({"code": ..., its parameters}):
+#: rendered in the reader's language when read, never stored in French.
+END_REASONS = {
+    "won": _("Partie gagnée."),
+    "abandoned": ABANDONED,
+    "absent": ABSENT_AT_TABLE,
+    "idle": IDLE_GAME,
+    "moderation": _("décision de la modération (%(reason)s)"),
+    "excluded": _("%(name)s a été exclu par la modération (%(reason)s)"),
+    "tournament_absent": _(
+        "Tournoi : absents %(minutes)d minutes après le début de la ronde (%(names)s)."
+    ),
+}
+
+
+def end_reason(code: str, **params: object) -> dict[str, object]:
+    """What Game.end_reason stores: a code of END_REASONS and its parameters (names, counts,
+    a moderator's own words: data, not translated)."""
+    assert code in END_REASONS, code
+    return {"code": code, **params}
+
+
+def end_reason_text(reason: object) -> str:
+    """A stored end reason in the active language ("" for none); a text stored before the
+    codes ({"code": "text"}) as it was written."""
+    if not isinstance(reason, dict) or not reason:
+        return str(reason or "")
+    code = reason.get("code")
+    if code == "text":
+        return str(reason.get("text", ""))
+    word = END_REASONS.get(str(code))
+    if word is None:
+        return ""
+    return in_language(word) % {k: v for k, v in reason.items() if k != "code"}
+
 
 #: The French message of each code the engine raises: exactly games.engine.ILLEGAL_CODES (a
 #: test checks that the two sets are equal).
@@ -201,7 +236,7 @@ def word_text(word: Word) -> str:
         }
     if kind == "declare":
         answer = in_language(YES) if word.get("has") else in_language(NO)
-        return f"{lance_name(word.get('lance'))} : {answer}"
+        return labelled(lance_name(word.get("lance")), answer)
     return action_label(kind)
 
 
@@ -209,7 +244,13 @@ def word_sentence(word: Word, name: str) -> str:
     """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes"."""
     if word["type"] == "discard":
         return f"{name} {word_text(word)}"
-    return f"{name} : {word_text(word)}"
+    return labelled(name, word_text(word))
+
+
+def labelled(label: str, text: str) -> str:
+    """ "Ane : Mus", "Pares : no": the colon's spacing is each language's (French puts a space
+    before it, the others do not), so it comes from the catalog."""
+    return gettext("%(label)s : %(text)s") % {"label": label, "text": text}
 
 
 def illegal_message(code: str | None, params: dict[str, object] | None = None) -> str:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from core.permissions import can_moderate
+from games.vocabulary import labelled
 from moderation.models import StaffAction
 from moderation.services import REASON_MAX, ModerationError
 
@@ -95,7 +96,7 @@ def _apply(modeladmin, request, queryset, apply, reason, done):
         try:
             apply(obj, reason, request.user)
         except ModerationError as exc:
-            modeladmin.message_user(request, f"{obj} : {exc.message}", messages.ERROR)
+            modeladmin.message_user(request, labelled(str(obj), exc.message), messages.ERROR)
         else:
             count += 1
     if count:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.permissions import can_moderate
-from games import broadcast
+from games import broadcast, vocabulary
 from games.models import Game, Seat, Table
 from games.services import locks, play, salle
 from games.services.errors import Refused, SalleError
@@ -100,7 +100,7 @@ def game_cancel(*, game, by, reason: str) -> StaffAction:
         locked = locks.game(game.pk)
         if locked.status != Game.Status.PLAYING:
             raise ModerationError(_("Cette partie est déjà terminée."))
-        shown = _("décision de la modération (%(reason)s)") % {"reason": reason}
+        shown = vocabulary.end_reason("moderation", reason=reason)
         play.game_finish_locked(game=locked, status=Game.Status.CANCELLED, reason=shown, by=by)
         return _record(StaffAction.Kind.CANCEL, by=by, reason=reason, game=locked)
 
@@ -154,8 +154,7 @@ def _leave_active_tables(user, by, reason: str) -> Game | None:
                 salle.seat_leave(user=user, table_id=seat.table_id)
         game = Game.objects.filter(table_id=seat.table_id, status=Game.Status.PLAYING).first()
         if game is not None:
-            shown = _("%(name)s a été exclu par la modération (%(reason)s)")
-            shown %= {"name": user.username, "reason": reason}
+            shown = vocabulary.end_reason("excluded", name=user.username, reason=reason)
             play.game_finish(game=game, status=Game.Status.CANCELLED, reason=shown, by=by)
             cancelled = game
     return cancelled

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.utils.csp import CSP
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -108,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The account's language over the browser's (docs/languages.md).
+    "accounts.middleware.account_language",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -223,7 +224,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
 
 LANGUAGE_CODE = "fr"
-LANGUAGES = [("fr", _("Français"))]
+# French is the source and the default (a visitor whose browser asks for none of these); each
+# language's own name in the picker (docs/languages.md).
+LANGUAGES = [("fr", "Français"), ("es", "Español"), ("eu", "Euskara"), ("en", "English")]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True

@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
@@ -36,7 +37,7 @@ def web_manifest(request):
         "name": "Barajamos",
         "short_name": "Barajamos",
         "description": str(_("Le mus en direct, à quatre.")),
-        "lang": "fr",
+        "lang": get_language(),
         "start_url": "/salle/",
         "scope": "/",
         "display": "standalone",

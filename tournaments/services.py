@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import ratelimit
-from games import engine
+from games import engine, vocabulary
 from games import selectors as game_selectors
 from games.engine import team_of
 from games.engine.types import TARGET
@@ -516,12 +516,9 @@ def _no_shows(tournament: Tournament, now) -> None:
             seat.abandoned = True
             seat.save(update_fields=["abandoned"])
         names = ", ".join(sorted(seat.user.username for seat in never))
-        reason = _(
-            "Tournoi : absents %(minutes)d minutes après le début de la ronde (%(names)s)."
-        ) % {
-            "minutes": settings.TOURNAMENT_NO_SHOW_MINUTES,
-            "names": names,
-        }
+        reason = vocabulary.end_reason(
+            "tournament_absent", minutes=settings.TOURNAMENT_NO_SHOW_MINUTES, names=names
+        )
         play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
 
 
@@ -595,7 +592,11 @@ def partie_result(game: Game) -> None:
         blamed = {
             team_of(n) for n in game.seats.filter(abandoned=True).values_list("number", flat=True)
         }
-        outcome, diff_a, note = _winner_if_absent(blamed) if blamed else None, 0, game.end_reason
+        outcome, diff_a, note = (
+            _winner_if_absent(blamed) if blamed else None,
+            0,
+            game.end_reason_text,
+        )
     MatchPartie.objects.filter(pk=pk).update(ended=True, outcome=outcome, diff_a=diff_a, note=note)
     schedule_advance(tournament_id)
 

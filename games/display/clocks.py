@@ -12,6 +12,7 @@ from core.translations import gettext as _
 from core.translations import in_language
 from games.display.view_model import TableFacts, View
 from games.engine import Observation
+from games.vocabulary import labelled
 
 TIMED_OUT = gettext_lazy("%(word)s (temps écoulé)")
 
@@ -162,4 +163,4 @@ def told_once(
         return f"{announcement} {my_note}".strip()
     if not misses[late]:
         return announcement
-    return f"{announcement} {facts.players[late]} : {misses_text(misses[late])}."
+    return f"{announcement} {labelled(facts.players[late], misses_text(misses[late]))}."

@@ -45,7 +45,7 @@ def partie_dossier(game: Game) -> dict[str, Any]:
             "id": game.pk,
             "table": game.table_id,
             "status": game.status,
-            "end_reason": game.end_reason,
+            "end_reason": game.end_reason_text,
             "players": [seat.user.username for seat in game.seats.all()],
             "started": game.created.isoformat(),
             "ended": game.finished_at.isoformat() if game.finished_at else None,

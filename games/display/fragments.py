@@ -4,13 +4,14 @@ consumers (WebSocket)."""
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from core import jinja
@@ -617,10 +618,25 @@ def table_push(game_id: int, user, *, min_version: int | None = None) -> tuple[s
     return html, game.version
 
 
-def table_pushes(game_id: int, users, *, min_version: int) -> dict[int, tuple[str, int] | None]:
-    """`table_push` for several players of one game at once, {user id: push}: the game is
-    read (or taken from the cache) once for all (games.live.push_fanout)."""
-    return {user.pk: table_push(game_id, user, min_version=min_version) for user in users}
+Reader = tuple[Any, str]  # a socket's user and its language
+Pushes = dict[tuple[int, str], tuple[str, int] | None]
+
+
+def table_pushes(game_id: int, readers: Iterable[Reader], *, min_version: int) -> Pushes:
+    """`table_push` for the readers of one game at once, {(user id, language): push}, each in
+    its reader's language: the game is read (or taken from the cache) once for all
+    (games.live.push_fanout), each player rendered once per language their sockets read, a
+    language's renders together (the regions alike for several players are shared within it:
+    games.display.shared_regions)."""
+    by_language: dict[str, dict[int, Any]] = {}
+    for user, language in readers:
+        by_language.setdefault(language, {})[user.pk] = user
+    pushes: Pushes = {}
+    for language, users in by_language.items():
+        with translation.override(language):
+            for pk, user in users.items():
+                pushes[pk, language] = table_push(game_id, user, min_version=min_version)
+    return pushes
 
 
 def leave_fragment(*, redirect_to: str, message: str) -> str:
@@ -631,7 +647,7 @@ def leave_fragment(*, redirect_to: str, message: str) -> str:
     )
 
 
-def game_ended_fragment(table_id: int, reason: str) -> str:
+def game_ended_fragment(table_id: int, reason: dict | str) -> str:
     """A cancelled game: the page goes to the table address, which sends the player to the
     salle with the reason as a message."""
     return leave_fragment(
@@ -639,7 +655,9 @@ def game_ended_fragment(table_id: int, reason: str) -> str:
     )
 
 
-def cancelled_message(reason: str) -> str:
+def cancelled_message(reason: dict | str) -> str:
+    """Why the partie was cancelled (a stored end reason), in the active language."""
+    reason = vocabulary.end_reason_text(reason)
     if reason:
         return _("La partie a été annulée : %(reason)s") % {"reason": reason}
     return _("La partie a été annulée.")

@@ -30,7 +30,8 @@ def replay_game(game, players: list[str] | None = None, done=None) -> dict:
         if row.payload.get("type") == "deal":
             hands.append(_hand_start(after))
         else:
-            hands[-1]["actions"].append(f"{players[row.seat]} : {action_text(row.payload)}")
+            said = vocabulary.labelled(players[row.seat], action_text(row.payload))
+            hands[-1]["actions"].append(said)
     state = steps[-1][1] if steps else state
     records = engine.hand_records(state)
     return {

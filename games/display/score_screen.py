@@ -15,7 +15,7 @@ import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 
 from core import jinja
 from core.translations import gettext as _
@@ -36,7 +36,7 @@ View = dict[str, object]
 
 #: A rank in the plural, as Paires name it: "duples de rois et de valets", "medias de sept".
 RANK_PLURALS: dict[int, str] = {
-    1: gettext_lazy("as"),
+    1: pgettext_lazy("rank in the plural: a pair of aces", "as"),
     2: gettext_lazy("deux"),
     3: gettext_lazy("trois"),
     4: gettext_lazy("quatre"),
@@ -82,7 +82,11 @@ def hand_value(lance: Lance, cards: list[str], kings: Kings) -> str:
                 "high": _of(grouped[0]),
                 "low": _of(grouped[1]),
             }
-        return f"{name} {_of(grouped[0])}"
+        if name == "medias":
+            return _("medias %(ranks)s") % {"ranks": _of(grouped[0])}
+        if name == "duples":
+            return _("duples %(ranks)s") % {"ranks": _of(grouped[0])}
+        return _("par %(ranks)s") % {"ranks": _of(grouped[0])}
     total = total_of(cards, kings)
     if lance == "jeu":
         return _("Jeu %(total)s") % {"total": total} if total >= 31 else _("pas de Jeu")
@@ -319,7 +323,7 @@ def _past_hand(
     for row in summary["rows"]:  # type: ignore[attr-defined]
         line = f"{row['name']} · {row['outcome']} — {row['winner']} +{row['points']}"
         if row["why"]:
-            line += f" : {row['why']}"
+            line = vocabulary.labelled(line, row["why"])
         lines.append(line)
     return {
         "number": number,

@@ -17,7 +17,7 @@ from typing import Any, Literal, get_args
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.templatetags.static import static
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from core import translations
 from core.translations import gettext as _
@@ -74,7 +74,10 @@ def relation(position: str) -> str:
 
 
 #: With eight kings, threes are kings and twos are aces ("Quatre ou huit rois" in the rules).
-EIGHT_KINGS_COUNTS_AS: dict[int, str] = {3: gettext_lazy("roi"), 2: gettext_lazy("as")}
+EIGHT_KINGS_COUNTS_AS: dict[int, str] = {
+    3: gettext_lazy("roi"),
+    2: pgettext_lazy("one card counted as: = as", "as"),
+}
 
 
 def card_view(code: str, kings: Kings = 4) -> View:
@@ -375,8 +378,8 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
 
 def lance_result_text(record: LanceRecord, players: list[str], teams: list[str]) -> str:
     """A decided lance as the last line of its log section: "Grand : tenue, pour Nous (Ane)."."""
-    text = (
-        f"{vocabulary.lance_name(record['lance'])} : {vocabulary.outcome_name(record['outcome'])}"
+    text = vocabulary.labelled(
+        vocabulary.lance_name(record["lance"]), vocabulary.outcome_name(record["outcome"])
     )
     winner = lance_winner(record, players, teams)
     if winner is not None:

@@ -9,6 +9,7 @@ Whatever a handler raises, the socket's cleanup (groups, presence, the count of 
 and the socket closes (1011: the page reconnects for a full render)."""
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -22,9 +23,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from core import ratelimit
+from core import ratelimit, translations
 from games import broadcast, decisions, selectors, signals
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
@@ -89,6 +91,15 @@ class UserSocket(AsyncWebsocketConsumer):
     def authenticated_user(self):
         user = self.scope.get("user")
         return user if user is not None and user.is_authenticated else None
+
+    @functools.cached_property
+    def language(self) -> str:
+        """The language this socket's reader reads, as their pages (docs/languages.md)."""
+        headers = {
+            name.decode("latin-1").lower(): value.decode("latin-1")
+            for name, value in self.scope.get("headers", ())
+        }
+        return translations.reader_language(self.scope.get("user"), headers)
 
     def page_path(self) -> str:
         """Where the page goes when the user's session may have ended: a session still valid
@@ -196,13 +207,17 @@ class UserSocket(AsyncWebsocketConsumer):
         """The page is alive (see the subclasses)."""
 
     async def user_kicked(self, event):
-        await self.send(text_data=fragments.kicked_fragments(event.get("reason") or ""))
+        with translation.override(self.language):
+            html = fragments.kicked_fragments(event.get("reason") or "")
+        await self.send(text_data=html)
         await self.end(KICKED_CLOSE_CODE)
 
     async def socket_replaced(self, event):
         """The user opened one socket too many of this kind elsewhere: this, the oldest,
         closes; its page stays, with the reason (no redirect: it would close the newer one)."""
-        await self.send(text_data=leave_fragments(redirect_to="", message=REPLACED))
+        with translation.override(self.language):
+            html = leave_fragments(redirect_to="", message=REPLACED)
+        await self.send(text_data=html)
         await self.end(REPLACED_CLOSE_CODE)
 
     async def user_sessions(self, event):
@@ -217,7 +232,8 @@ class UserSocket(AsyncWebsocketConsumer):
             )
             if valid:
                 return
-        html = leave_fragments(redirect_to=self.page_path(), message=SESSION_ENDED)
+        with translation.override(self.language):
+            html = leave_fragments(redirect_to=self.page_path(), message=SESSION_ENDED)
         await self.send(text_data=html)
         await self.end(SESSION_ENDED_CLOSE_CODE)
 
@@ -319,7 +335,7 @@ class SalleConsumer(UserSocket):
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
         featured: list[int | None] = []
         try:
-            html, shown = await in_thread(fragments.salle_fragment)(
+            html, shown = await in_thread(fragments.salle_fragment, self.language)(
                 self.scope["user"],
                 page=page,
                 nav=self.nav,
@@ -469,7 +485,7 @@ class TableConsumer(UserSocket):
 
         try:
             async with self.send_lock:
-                answer = await in_thread(decisions.decide)(
+                answer = await in_thread(decisions.decide, self.language)(
                     user=self.scope["user"],
                     table_id=self.table_id,
                     data=decisions.socket_fields(message),
@@ -505,10 +521,14 @@ class TableConsumer(UserSocket):
                 self.table_id,
                 self.refusals,
             )
-            await self.end(TOO_FAST_CLOSE_CODE, str(TOO_FAST))
+            with translation.override(self.language):
+                reason = str(TOO_FAST)
+            await self.end(TOO_FAST_CLOSE_CODE, reason)
         if not sent:
+            with translation.override(self.language):
+                html = decisions.too_fast_answer().html
             async with self.send_lock:
-                await self.send(text_data=decisions.too_fast_answer().html)
+                await self.send(text_data=html)
 
     async def heartbeat(self):
         """Marked in memory; this process writes its sockets' heartbeats once a second
@@ -543,7 +563,8 @@ class TableConsumer(UserSocket):
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
-            html = fragments.game_ended_fragment(self.table_id, event.get("reason") or "")
+            with translation.override(self.language):
+                html = fragments.game_ended_fragment(self.table_id, event.get("reason") or "")
             await self.send(text_data=html)
         else:
             await self.send_table()
@@ -553,9 +574,10 @@ class TableConsumer(UserSocket):
         go to the new table."""
         table_id = event.get("table_id")
         if table_id:
-            html = fragments.leave_fragment(
-                redirect_to=reverse("games:table", args=[table_id]), message=REVANCHE_STARTED
-            )
+            with translation.override(self.language):
+                html = fragments.leave_fragment(
+                    redirect_to=reverse("games:table", args=[table_id]), message=REVANCHE_STARTED
+                )
             await self.send(text_data=html)
         else:
             await self.send_table()
@@ -566,12 +588,13 @@ class TableConsumer(UserSocket):
         user = self.scope["user"]
         async with self.send_lock:
             if min_version is None:
-                pushed = await in_thread(fragments.table_push)(self.game_id, user)
+                pushed = await in_thread(fragments.table_push, self.language)(self.game_id, user)
             elif min_version <= self.rendered_version:
                 return
             else:
-                rendered = await push_fanout.render_pushes(self.game_id, [user], min_version)
-                pushed = rendered.get(user.pk)
+                reader = (user, self.language)
+                rendered = await push_fanout.render_pushes(self.game_id, [reader], min_version)
+                pushed = rendered.get((user.pk, self.language))
             await self.send_pushed(pushed)
 
     def busy(self) -> bool:

@@ -5,8 +5,9 @@ the game read once. A socket's own decision renders the game's other local socke
 and is not published at all while this process is the only one listening (`unheard`).
 
 Rare events (a presence, an ending, a revanche) still reach each socket through the game's own
-group. A lost message is healed by games.live.push_healing. One `ProcessFanout` per process
-(`FANOUT`); how the pieces fit: docs/architecture.md, "The fan-out"."""
+group. A push is in its reader's language, rendered once per (player, language) in use. A lost
+message is healed by games.live.push_healing. One `ProcessFanout` per process (`FANOUT`); how
+the pieces fit: docs/architecture.md, "The fan-out"; the languages: docs/languages.md."""
 
 import asyncio
 import logging
@@ -18,11 +19,13 @@ from games import broadcast
 from games.broadcast import game_processes_group
 from games.display import fragments
 from games.live.loops import ProcessLoop, process_loop
-from games.live.threads import hop
+from games.live.threads import hop, in_thread
 
 log = logging.getLogger(__name__)
 
 Rendered = tuple[str, int] | None
+Reader = tuple[object, str]  # a socket's user and its language
+Key = tuple[int, str]  # its user's id and its language: one render each
 
 #: The audiences of a game's sockets: its players (each their own seat's render), its
 #: spectators (one public render for all: docs/spectators.md) and the salles that show it
@@ -75,12 +78,13 @@ class ProcessFanout(ProcessLoop):
                 self.alone_since.pop(game_id, None)
                 await broadcast.leave(game_processes_group(game_id), self.channel, self.layer)
 
-    def peers(self, game_id: int, socket) -> list:
-        """The users of the game's other players' sockets in this process (a decision of
-        `socket`'s player renders their pushes in its own hop: `deciding`, `decided`); the
-        spectators' sockets are pushed after it, with one public render (`game_changed`)."""
+    def peers(self, game_id: int, socket) -> list[Reader]:
+        """The readers (user, language) of the game's other players' sockets in this process
+        (a decision of `socket`'s player renders their pushes in its own hop: `deciding`,
+        `decided`); the spectators' sockets are pushed after it, with one public render per
+        language (`game_changed`)."""
         return [
-            s.scope["user"]
+            reader(s)
             for s in self.sockets.get(game_id, ())
             if s is not socket and s.audience == PLAYER
         ]
@@ -107,18 +111,16 @@ class ProcessFanout(ProcessLoop):
         else:
             self.alone_since.pop(game_id, None)
 
-    async def decided(self, game_id: int, version: int, pushes: dict[int, Rendered]) -> None:
+    async def decided(self, game_id: int, version: int, pushes: dict[Key, Rendered]) -> None:
         """The hop of a decision that committed `version` ended: send its pushes to this
         process's other sockets of the game, then push as usual to any still behind (one that
         opened meanwhile, a failed render)."""
         ready = [
-            s
-            for s in self.sockets.get(game_id, ())
-            if s.audience == PLAYER and s.scope["user"].pk in pushes
+            s for s in self.sockets.get(game_id, ()) if s.audience == PLAYER and key(s) in pushes
         ]
         try:
             await asyncio.gather(
-                *(s.deliver(pushes[s.scope["user"].pk]) for s in ready), return_exceptions=True
+                *(s.deliver(pushes[key(s)]) for s in ready), return_exceptions=True
             )
         finally:  # only now: its message, if it comes meanwhile, finds them up to date
             if self.decided_here.get(game_id) == version:
@@ -136,19 +138,23 @@ class ProcessFanout(ProcessLoop):
                 asyncio.create_task(socket.catch_up(version))
         players = [s for s in ready if s.audience == PLAYER]
         if players:
-            users = {s.scope["user"].pk: s.scope["user"] for s in players}
-            rendered = await render_pushes(game_id, list(users.values()), version)
+            # one render per (player, language): two tabs of one reader share it
+            readers = {key(s): reader(s) for s in players}
+            rendered = await render_pushes(game_id, list(readers.values()), version)
             await asyncio.gather(
-                *(s.deliver(rendered.get(s.scope["user"].pk)) for s in players),
-                return_exceptions=True,
+                *(s.deliver(rendered.get(key(s))) for s in players), return_exceptions=True
             )
         for audience, render in (
             (PUBLIC, fragments.public_push),
             (FEATURED, fragments.featured_push),
         ):
-            alike = [s for s in ready if s.audience == audience]
-            if alike:  # one render for every such socket of the game in this process
-                shown = await hop(render, game_id, min_version=version)
+            by_language: dict[str, list] = {}
+            for s in ready:
+                if s.audience == audience:
+                    by_language.setdefault(s.language, []).append(s)
+            for language, alike in by_language.items():
+                # one render for every such socket of the game in this process and language
+                shown = await in_thread(render, language)(game_id, min_version=version)
                 await asyncio.gather(*(s.deliver(shown) for s in alike), return_exceptions=True)
 
     def _membership_lock(self, game_id: int) -> asyncio.Lock:
@@ -204,9 +210,19 @@ class ProcessFanout(ProcessLoop):
                 del self.in_flight[game_id]
 
 
-async def render_pushes(game_id: int, users: list, version: int) -> dict[int, Rendered]:
-    """`fragments.table_pushes` for these users, in one hop into a thread."""
-    return await hop(fragments.table_pushes, game_id, users, min_version=version)
+def reader(socket) -> Reader:
+    """A socket's reader: its user, and the language they read (consumers' `language`)."""
+    return socket.scope["user"], socket.language
+
+
+def key(socket) -> Key:
+    return socket.scope["user"].pk, socket.language
+
+
+async def render_pushes(game_id: int, readers: list[Reader], version: int) -> dict[Key, Rendered]:
+    """`fragments.table_pushes` for these readers, each in their language, in one hop into a
+    thread."""
+    return await hop(fragments.table_pushes, game_id, readers, min_version=version)
 
 
 FANOUT = process_loop(ProcessFanout())

@@ -73,7 +73,7 @@ def game_cancel_if_abandoned(*, seat_id: int, epoch: int | None = None, now=None
         seat = GameSeat.objects.select_related("user").get(pk=seat_id)
         if not _absence_expired(game, seat, epoch, now):
             return None
-        reason = vocabulary.ABANDONED % {"name": seat.user.username}
+        reason = vocabulary.end_reason("abandoned", name=seat.user.username)
         # The records count this cancellation against this player only.
         seat.abandoned = True
         seat.save(update_fields=["abandoned"])
@@ -100,7 +100,7 @@ def game_cancel_if_idle(*, game_id: int, now=None) -> Game | None:
             return None
         if game.last_action_at > now - timedelta(minutes=minutes):
             return None
-        reason = vocabulary.IDLE_GAME % {"minutes": _minutes_text(minutes)}
+        reason = vocabulary.end_reason("idle", minutes=_minutes_text(minutes))
         return play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
 
 

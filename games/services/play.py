@@ -175,7 +175,7 @@ def game_play_locked(
         game=game, seq=game.version, seat=seat, kind=GameAction.Kind.PLAY, payload=action, at=now
     )
     if state["status"] == "finished":
-        reason = _("Partie gagnée.")
+        reason = vocabulary.end_reason("won")
         _finish(game, status=Game.Status.FINISHED, reason=reason, by=None, log=[played])
         return game
     _save_play(game, played)
@@ -278,7 +278,7 @@ def schedule_robot_play(game: Game, robots: set[int]) -> None:
     transaction.on_commit(send)
 
 
-def game_finish(*, game: Game, status: str, reason: str, by=None) -> Game:
+def game_finish(*, game: Game, status: str, reason: dict | str, by=None) -> Game:
     """End `game` (status "finished" or "cancelled") for `reason` (French, shown to the
     players), `by` a user (a moderator) or None (the system). Idempotent: a game that has
     already ended is returned unchanged."""
@@ -287,7 +287,7 @@ def game_finish(*, game: Game, status: str, reason: str, by=None) -> Game:
         return game_finish_locked(game=locked, status=status, reason=reason, by=by)
 
 
-def game_finish_locked(*, game: Game, status: str, reason: str, by=None) -> Game:
+def game_finish_locked(*, game: Game, status: str, reason: dict | str, by=None) -> Game:
     """`game_finish` for a caller whose transaction already holds the game's row lock
     (locks.game or locks.game_to_play): the same checks, without locking twice."""
     if status not in (Game.Status.FINISHED, Game.Status.CANCELLED):
@@ -300,10 +300,13 @@ def game_finish_locked(*, game: Game, status: str, reason: str, by=None) -> Game
     return game
 
 
-def _finish(game: Game, *, status: str, reason: str, by, log=()) -> None:
+def _finish(game: Game, *, status: str, reason: dict | str, by, log=()) -> None:
     """End a locked game: one UPDATE of the game, one INSERT into the log (the end row, after
     the pending `log` rows), one UPDATE of its seats' results, the table closed and its seats
-    freed, then the broadcasts."""
+    freed, then the broadcasts. `reason`: games.vocabulary.end_reason's code, or a text kept
+    as it is written."""
+    if isinstance(reason, str):
+        reason = {"code": "text", "text": reason} if reason else {}
     now = timezone.now()
     game.status, game.end_reason, game.finished_at = status, reason, now
     game.winning_team = game.state["winner"] if status == Game.Status.FINISHED else None

@@ -68,7 +68,7 @@ def _time_out(game: Game, seat: int, now) -> None:
     limit = settings.CLOCK_MISSES_LIMIT
     if game.clock["seats"][seat]["misses"] + 1 >= limit:
         gone = next(s for s in game.seats.all() if s.number == seat)
-        reason = vocabulary.ABSENT_AT_TABLE % {"name": gone.user.username, "count": limit}
+        reason = vocabulary.end_reason("absent", name=gone.user.username, count=limit)
         # The records count this cancellation against this player only.
         gone.abandoned = True
         gone.save(update_fields=["abandoned"])

@@ -15,6 +15,16 @@
   var SEED = /^[0-9a-z]{1,64}$/;
   var HEX64 = /^[0-9a-fA-F]{64}$/;
   var ORIGINS = ["person", "robot", "site"];
+  // The page's words, in its language (games.display.fairness_view.verifier_words); each
+  // %(name)s filled here. Without them (another page), the key itself.
+  var WORDS = {};
+  var wordsNode = document.getElementById("verify-words");
+  if (wordsNode) { WORDS = JSON.parse(wordsNode.textContent); }
+  function word(key, params) {
+    return (WORDS[key] || key).replace(/%\((\w+)\)s/g, function (all, name) {
+      return params && name in params ? String(params[name]) : all;
+    });
+  }
 
   // A robot's seed: the first 32 hex digits of SHA-256("barajamos-robot|" + commitment + "|" + seat).
   async function robotSeed(commitment, seat) {
@@ -100,59 +110,61 @@
   function short(cards) { return cards.slice(0, 6).join(" ") + (cards.length > 6 ? " …" : ""); }
 
   // Every check of the record, in order: [{ok, text}]; a record that cannot be checked throws
-  // an Error with a French message.
+  // an Error with a message in the page's language.
   async function verifyRecord(record) {
-    if (!record || typeof record !== "object") { throw new Error("Ce n’est pas un dossier de partie (un objet JSON)."); }
+    if (!record || typeof record !== "object") { throw new Error(word("not_record")); }
     var f = record.fairness;
     if (!f || f.version === null || f.version === undefined) {
-      throw new Error("Cette partie a été distribuée avant le mélange vérifiable : il n’y a rien à vérifier.");
+      throw new Error(word("before_protocol"));
     }
-    if (f.version !== 1) { throw new Error("Version de mélange inconnue : " + f.version + "."); }
+    if (f.version !== 1) { throw new Error(word("unknown_version", { version: f.version })); }
     if (typeof f.server_seed !== "string" || !HEX64.test(f.server_seed)) {
-      throw new Error("Le secret du site (server_seed) doit compter 64 chiffres hexadécimaux.");
+      throw new Error(word("bad_server_seed"));
     }
     var seeds = f.client_seeds;
     if (!Array.isArray(seeds) || seeds.length !== 4 || !seeds.every(function (s) { return SEED.test(s); })) {
-      throw new Error("Il faut les quatre graines des joueurs, chacune de 1 à 64 caractères 0-9, a-z.");
+      throw new Error(word("bad_seeds"));
     }
     var origins = f.seed_origins;
     if (origins !== undefined && (!Array.isArray(origins) || origins.length !== 4 ||
         !origins.every(function (o) { return ORIGINS.indexOf(o) >= 0; }))) {
-      throw new Error("L’origine des graines (seed_origins) doit donner, pour chaque place, person, robot ou site.");
+      throw new Error(word("bad_origins"));
     }
-    if (!Array.isArray(record.decks)) { throw new Error("Le dossier n’a pas de paquets (decks)."); }
+    if (!Array.isArray(record.decks)) { throw new Error(word("no_decks")); }
     var checks = [];
     function check(ok, text) { checks.push({ ok: ok, text: text }); }
     var deal = await Deal(f.server_seed.toLowerCase(), seeds);
     check(deal.commitment === String(f.commitment).toLowerCase(),
-      "Engagement : SHA-256(secret) = " + deal.commitment +
-      (deal.commitment === String(f.commitment).toLowerCase() ? "" : ", le dossier dit " + f.commitment));
-    check(true, "Graines des joueurs : " + seeds.join(", "));
+      deal.commitment === String(f.commitment).toLowerCase()
+        ? word("commitment", { commitment: deal.commitment })
+        : word("commitment_differs", { commitment: deal.commitment, recorded: f.commitment }));
+    check(true, word("seeds", { seeds: seeds.join(", ") }));
     var recordedCommitment = String(f.commitment).toLowerCase();
     for (var seat = 0; seat < 4 && origins; seat += 1) {
       if (origins[seat] !== "robot") { continue; }
       var rule = await robotSeed(recordedCommitment, seat);
-      check(rule === seeds[seat], "Graine du robot de la place " + (seat + 1) +
-        (rule === seeds[seat] ? " : suit la règle publique" : " : la règle donne " + rule));
+      check(rule === seeds[seat], rule === seeds[seat]
+        ? word("robot_rule", { seat: seat + 1 })
+        : word("robot_differs", { seat: seat + 1, rule: rule }));
     }
     var mano = await deal.firstMano();
     check(mano === record.first_mano,
-      "Premier « mano » : place " + (mano + 1) + " calculée, place " + (Number(record.first_mano) + 1) + " au dossier");
+      word("first_mano", { computed: mano + 1, recorded: Number(record.first_mano) + 1 }));
     for (var k = 1; k <= record.decks.length; k += 1) {
       var derived = await deal.deck(k);
       check(same(derived, record.decks[k - 1]),
-        "Paquet de la main " + k + (same(derived, record.decks[k - 1]) ? " : " : " : calculé ") + short(derived));
+        word(same(derived, record.decks[k - 1]) ? "deck" : "deck_differs", { hand: k, cards: short(derived) }));
     }
     var recorded = Array.isArray(record.reshuffles) ? record.reshuffles : [];
     var labels = Array.isArray(f.reshuffle_labels) ? f.reshuffle_labels : [];
     if (recorded.length !== labels.length) {
-      check(false, "Re-mélanges : " + recorded.length + " au dossier, " + labels.length + " repérés");
+      check(false, word("reshuffle_count", { recorded: recorded.length, found: labels.length }));
     }
     for (var i = 0; i < Math.min(recorded.length, labels.length); i += 1) {
       var label = labels[i];
       var again = await deal.reshuffle(label.hand, label.round, recorded[i]);
       check(same(again, recorded[i]),
-        "Re-mélange " + label.round + " de la main " + label.hand + " : " + short(again));
+        word("reshuffle", { round: label.round, hand: label.hand, cards: short(again) }));
     }
     // "holds": a person's seed among the four; "none": robots' and the site's only;
     // "unknown": a record that does not say (before protocol 1.1).
@@ -165,16 +177,13 @@
 
   var PROOF_TEXT = {
     holds: function (people) {
-      return "La preuve tient : la graine de la place " + people.join(", ") +
-        " vient du navigateur d’une personne, donnée après l’engagement ; le site n’a pas pu choisir les cartes.";
+      return word("proof_holds", { seats: people.join(", ") });
     },
     none: function () {
-      return "La preuve ne tient pas : aucune graine ne vient d’une personne (robots ou graines tirées par le site). " +
-        "Les cartes découlent bien de l’engagement, mais rien ne prouve que le site ne les a pas choisies.";
+      return word("proof_none");
     },
     unknown: function () {
-      return "Ce dossier ne dit pas d’où vient chaque graine (partie d’avant le protocole 1.1) : " +
-        "impossible de dire si la preuve tient.";
+      return word("proof_unknown");
     }
   };
 
@@ -197,12 +206,12 @@
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    out.textContent = "Vérification…";
+    out.textContent = word("checking");
     var record;
     try {
       record = JSON.parse(text.value);
     } catch (e) {
-      out.textContent = "Ce texte n’est pas du JSON : collez le dossier tel que téléchargé.";
+      out.textContent = word("not_json");
       return;
     }
     verifyRecord(record).then(function (checks) {
@@ -219,10 +228,7 @@
       var summary = document.createElement("p");
       summary.className = failed ? "verify-summary is-fail" : "verify-summary is-ok";
       summary.setAttribute("data-verify-summary", failed ? "fail" : "ok");
-      summary.textContent = failed
-        ? failed + " vérification(s) en échec : ce dossier ne correspond pas à son engagement."
-        : "Tout concorde : chaque carte découle de l’engagement et des graines. " +
-          "Pour rejouer aussi chaque décision par les règles, utilisez la commande ci-dessus.";
+      summary.textContent = failed ? word("failed", { failed: failed }) : word("all_good");
       out.appendChild(summary);
       var proof = document.createElement("p");
       proof.className = "verify-proof is-" + checks.proof;

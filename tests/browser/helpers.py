@@ -3,7 +3,11 @@ table sockets awaited."""
 
 import time
 
+from playwright.sync_api import expect
+
+from games.engine import observation
 from games.models import SeatConnection
+from games.services import play
 
 #: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.
 # The turn leaves the four pages of `four_pages` 9 s to open (a busy machine takes 3 to 8).
@@ -59,3 +63,56 @@ def wait_connected(game, users, since=None, timeout=30.0):
             return
         time.sleep(0.1)
     raise AssertionError("the table sockets did not (re)connect in time")
+
+
+# ---------------------------------------------------------------- what is on screen
+
+#: For every card and control: its box, and whether the point at its centre hits it (nothing
+#: above it, e.g. a sticky bar) and its whole box lies in the viewport.
+MEASURE = """
+(selector) => Array.from(document.querySelectorAll(selector)).map(function (el) {
+  var r = el.getBoundingClientRect();
+  var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {
+    name: el.getAttribute("aria-label") || el.textContent.trim() || el.name || el.id,
+    top: Math.round(r.top), bottom: Math.round(r.bottom),
+    left: Math.round(r.left), right: Math.round(r.right),
+    inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
+    uncovered: !!hit && (el === hit || el.contains(hit) || hit.contains(el)),
+  };
+})
+"""
+SIDEWAYS = """
+document.documentElement.scrollWidth > innerWidth
+|| Array.from(document.querySelectorAll("#score-screen, #score-screen table"))
+     .some(function (el) { return el.scrollWidth > el.clientWidth; })
+"""
+CARDS = "#my-hand [data-card]"
+CONTROLS = (
+    "#decision-panel button, #decision-panel input[type=number],"
+    " #score-screen button, #score-screen input[type=number]"
+)
+
+
+def act(game, cast, in_thread, choose):
+    """One decision taken through the services by the first seat that may act."""
+    game.refresh_from_db()
+    state = game.state
+    for seat in range(4):
+        legal = {a["type"]: a for a in observation(state, seat)["legal"]}
+        if legal:
+            action = choose(seat, legal, state)
+            in_thread(
+                play.game_apply_action,
+                user=cast[seat],
+                version=state["version"],
+                action=action,
+                game_id=game.pk,
+            )
+            return
+    raise AssertionError("nobody may act")
+
+
+def wait_for(page, game):
+    game.refresh_from_db()
+    expect(page.locator("#decision-panel")).to_have_attribute("data-version", str(game.version))

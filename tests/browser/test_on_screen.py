@@ -11,64 +11,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from games.engine import observation
 from games.models import Game
-from games.services import play
+from tests.browser.helpers import CARDS, CONTROLS, MEASURE, SIDEWAYS, act, wait_for
 
 pytestmark = pytest.mark.browser
 
 VIEWPORTS = [(360, 740), (390, 844), (768, 1024), (1280, 800)]
 SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/shots13"))
-
-#: For every card and control: its box, and whether the point at its centre hits it (nothing
-#: above it, e.g. a sticky bar) and its whole box lies in the viewport.
-MEASURE = """
-(selector) => Array.from(document.querySelectorAll(selector)).map(function (el) {
-  var r = el.getBoundingClientRect();
-  var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  return {
-    name: el.getAttribute("aria-label") || el.textContent.trim() || el.name || el.id,
-    top: Math.round(r.top), bottom: Math.round(r.bottom),
-    left: Math.round(r.left), right: Math.round(r.right),
-    inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,
-    uncovered: !!hit && (el === hit || el.contains(hit) || hit.contains(el)),
-  };
-})
-"""
-SIDEWAYS = """
-document.documentElement.scrollWidth > innerWidth
-|| Array.from(document.querySelectorAll("#score-screen, #score-screen table"))
-     .some(function (el) { return el.scrollWidth > el.clientWidth; })
-"""
-CARDS = "#my-hand [data-card]"
-CONTROLS = (
-    "#decision-panel button, #decision-panel input[type=number],"
-    " #score-screen button, #score-screen input[type=number]"
-)
-
-
-def act(game, cast, in_thread, choose):
-    """One decision taken through the services by the first seat that may act."""
-    game.refresh_from_db()
-    state = game.state
-    for seat in range(4):
-        legal = {a["type"]: a for a in observation(state, seat)["legal"]}
-        if legal:
-            action = choose(seat, legal, state)
-            in_thread(
-                play.game_apply_action,
-                user=cast[seat],
-                version=state["version"],
-                action=action,
-                game_id=game.pk,
-            )
-            return
-    raise AssertionError("nobody may act")
-
-
-def wait_for(page, game):
-    game.refresh_from_db()
-    expect(page.locator("#decision-panel")).to_have_attribute("data-version", str(game.version))
 
 
 def check_on_screen(page, phase, measures):

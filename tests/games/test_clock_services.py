@@ -176,8 +176,10 @@ def test_three_misses_in_a_row_cancel_the_partie_naming_the_player(started_game,
     assert started_game.status == Game.Status.CANCELLED
     # seat 0 cut, passed at Grand (so did the others), and was silent once more at Petit
     reason = vocabulary.ABSENT_AT_TABLE % {"name": ane.username, "count": 3}
-    assert started_game.end_reason == reason
-    assert GameAction.objects.get(game=started_game, kind="end").payload["reason"] == reason
+    assert started_game.end_reason_text == reason
+    assert GameAction.objects.get(game=started_game, kind="end").payload["reason"] == (
+        started_game.end_reason
+    )
     assert started_game.turn_deadline is None
     assert clock.earliest_deadline(started_game.clock) is None
     assert Table.objects.get(pk=started_game.table_id).status == Table.Status.CLOSED

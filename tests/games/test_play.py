@@ -126,11 +126,12 @@ def test_cancel_ends_the_game_frees_the_seats_and_logs_who(full_table, make_user
     play.game_finish(game=game, status="cancelled", reason="Abandon de dani.", by=moderator)
     game.refresh_from_db()
     assert (game.status, game.winning_team) == ("cancelled", None)
-    assert game.end_reason == "Abandon de dani."
+    assert game.end_reason_text == "Abandon de dani."
     assert game.finished_at is not None and game.version == 1
     end = GameAction.objects.get(game=game)
     assert (end.seq, end.kind, end.seat) == (1, "end", None)
-    assert end.payload == {"status": "cancelled", "reason": "Abandon de dani.", "by": moderator.pk}
+    reason = {"code": "text", "text": "Abandon de dani."}
+    assert end.payload == {"status": "cancelled", "reason": reason, "by": moderator.pk}
     assert set(GameSeat.objects.values_list("result", flat=True)) == {"cancelled"}
     assert Table.objects.get(pk=full_table.pk).status == "closed"
     assert not Seat.objects.filter(active=True).exists()

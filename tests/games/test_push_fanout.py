@@ -56,9 +56,9 @@ def count_hops(monkeypatch) -> list[str]:
     hops = []
     original = threads.in_thread
 
-    def counted(function):
+    def counted(function, language=None):
         hops.append(function.__name__)
-        return original(function)
+        return original(function, language)
 
     monkeypatch.setattr("games.live.consumers.in_thread", counted)
     monkeypatch.setattr("games.live.threads.in_thread", counted)

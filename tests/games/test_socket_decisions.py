@@ -151,7 +151,7 @@ async def test_the_three_pushes_of_a_decision_render_in_one_call(started_game, c
     table_pushes = fragments.table_pushes
 
     def counted(game_id, users, *, min_version):
-        calls.append(sorted(user.username for user in users))
+        calls.append(sorted(user.username for user, _language in users))
         return table_pushes(game_id, users, min_version=min_version)
 
     monkeypatch.setattr(fragments, "table_pushes", counted)

@@ -102,7 +102,7 @@ def test_cancel_from_the_admin_ends_the_game_and_records_who_and_why(
     game.refresh_from_db()
     full_table.refresh_from_db()
     assert game.status == Game.Status.CANCELLED
-    assert "Comportement abusif" in game.end_reason
+    assert "Comportement abusif" in game.end_reason_text
     assert full_table.status == Table.Status.CLOSED
     assert not Seat.objects.filter(table=full_table, active=True).exists()
     assert set(GameSeat.objects.filter(game=game).values_list("result", flat=True)) == {"cancelled"}

@@ -188,7 +188,7 @@ def test_cancel_only_once_the_deadline_has_passed(started_game, dani, settings):
     assert cancelled is not None
     started_game.refresh_from_db()
     assert started_game.status == Game.Status.CANCELLED
-    assert started_game.end_reason == "dani n'a pas rejoint la table à temps."
+    assert started_game.end_reason_text == "dani n'a pas rejoint la table à temps."
     [end] = end_rows(started_game)
     assert end.payload == {"status": "cancelled", "reason": started_game.end_reason, "by": None}
     assert Table.objects.get(pk=started_game.table_id).status == Table.Status.CLOSED
@@ -239,7 +239,7 @@ def test_a_finished_game_is_left_alone(started_game, dani, settings):
     seat = seat_of(started_game, dani)
     play.game_finish(game=started_game, status="cancelled", reason="Modération.")
     assert deadlines.game_cancel_if_abandoned(seat_id=seat.pk) is None
-    assert Game.objects.get(pk=started_game.pk).end_reason == "Modération."
+    assert Game.objects.get(pk=started_game.pk).end_reason_text == "Modération."
     assert deadlines.game_cancel_if_abandoned(seat_id=10**9) is None  # no such seat
 
 
@@ -277,7 +277,7 @@ def test_sweep_cancels_an_idle_game(started_game, settings):
     assert sweep.sweep()["idle"] == 1
     started_game.refresh_from_db()
     assert started_game.status == Game.Status.CANCELLED
-    assert started_game.end_reason == "personne n'a joué pendant 30 minutes."
+    assert started_game.end_reason_text == "personne n'a joué pendant 30 minutes."
     assert len(end_rows(started_game)) == 1
 
 

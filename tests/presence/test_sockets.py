@@ -84,7 +84,7 @@ async def test_measure_away_past_the_deadline_sends_the_others_to_the_salle(
     )
     assert await status_of(started_game) == Game.Status.CANCELLED
     assert await end_rows(started_game) == [
-        {"status": "cancelled", "reason": "dani n'a pas rejoint la table à temps.", "by": None}
+        {"status": "cancelled", "reason": {"code": "abandoned", "name": "dani"}, "by": None}
     ]
     await close_all(others)
 

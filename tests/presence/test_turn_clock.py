@@ -134,6 +134,6 @@ async def test_three_misses_in_a_row_cancel_the_partie_for_all_four(
         (3, "pass"),
     ]
     game = await fresh(game)
-    assert game.status == Game.Status.CANCELLED and game.end_reason == reason
+    assert game.status == Game.Status.CANCELLED and game.end_reason_text == reason
     assert game.turn_deadline is None
     await close_all(sockets)

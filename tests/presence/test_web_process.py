@@ -80,7 +80,7 @@ async def test_measure_a_killed_web_process_seat_is_cancelled_grace_after_it_die
     finished, seat = found
     print(f"\nweb process killed -> partie cancelled: {elapsed:.2f} s (grace {GRACE:g} s)")
     assert finished.status == Game.Status.CANCELLED
-    assert "dani" in finished.end_reason
+    assert "dani" in finished.end_reason_text
     # The countdown started from the process's last "alive" (every 0.2 s), not from the sweep.
     assert abs((seat.away_since - killed).total_seconds()) < 1.0
     assert not await connection_server(dani)

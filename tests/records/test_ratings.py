@@ -92,7 +92,7 @@ def test_cancelled_parties_rate_nobody_and_count_the_one_who_left(cast, make_use
     assert {absence.status, clock.status} == {Game.Status.CANCELLED}
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     gone_by_clock = GameSeat.objects.get(game=clock, abandoned=True)
-    assert gone_by_clock.user.username in clock.end_reason
+    assert gone_by_clock.user.username in clock.end_reason_text
     assert list(GameSeat.objects.filter(game=absence, abandoned=True)) == [
         GameSeat.objects.get(game=absence, number=1)
     ]

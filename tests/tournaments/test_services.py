@@ -220,7 +220,7 @@ def test_a_pair_absent_ten_minutes_into_its_round_loses_it(staff, make_user):
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.status == Game.Status.CANCELLED and second.status == Game.Status.PLAYING
-    assert "absents 10 minutes" in first.end_reason
+    assert "absents 10 minutes" in first.end_reason_text
     match = first.table.tournament_partie.match
     match.refresh_from_db()
     assert match.done and match.winner == 0
