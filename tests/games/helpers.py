@@ -3,6 +3,7 @@
 
 import asyncio
 import contextlib
+import copy
 import html
 import json
 import re
@@ -131,6 +132,23 @@ def replayed(game) -> dict:
         reshuffles=game.state["reshuffles"],
         actions=[[r.seat, r.payload] for r in plays],
     )
+
+
+def replayed_states(game, rows) -> dict[int, dict]:
+    """The state at every version, replayed from the stored decks and the log's plays."""
+    stored = game.state
+    state = engine.new_partie(
+        kings=game.kings,
+        first_mano=stored["first_mano"],
+        decks=copy.deepcopy(stored["decks"]),
+        reshuffles=copy.deepcopy(stored["reshuffles"]),
+    )
+    states = {0: state}
+    for row in rows:
+        if row.kind == GameAction.Kind.PLAY:
+            state = engine.apply(state, row.seat, row.payload)
+            states[row.seq] = state
+    return states
 
 
 def verify(record: dict) -> subprocess.CompletedProcess:

@@ -5,7 +5,6 @@ person's table socket. The partie ends with a winner, the log replays to the sto
 no payload the person received ever held a card they may not see."""
 
 import contextlib
-import copy
 import html
 import re
 import time
@@ -26,6 +25,7 @@ from tests.games.helpers import (
     allowed_cards,
     form_data,
     leaked_cards,
+    replayed_states,
     spectator_leaks,
     spectator_user,
     watching,
@@ -76,23 +76,6 @@ def refusal_of(response) -> str:
     """The French refusal a 4xx answer shows in the decision panel."""
     found = re.search(r"tpanel__refusal[^>]*>([^<]*)<", response.content.decode())
     return found.group(1) if found else response.content.decode()[:300]
-
-
-def replayed_states(game, rows) -> dict[int, dict]:
-    """The state at every version, replayed from the stored decks and the log's plays."""
-    stored = game.state
-    state = engine.new_partie(
-        kings=game.kings,
-        first_mano=stored["first_mano"],
-        decks=copy.deepcopy(stored["decks"]),
-        reshuffles=copy.deepcopy(stored["reshuffles"]),
-    )
-    states = {0: state}
-    for row in rows:
-        if row.kind == GameAction.Kind.PLAY:
-            state = engine.apply(state, row.seat, row.payload)
-            states[row.seq] = state
-    return states
 
 
 async def test_a_whole_partie_of_one_person_and_three_robots(robot_worker, ane):
