@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tests import processes
 from tests.conftest import other_sessions
@@ -69,6 +70,13 @@ def wait_for_other_sessions_to_end(timeout=5.0) -> None:
     deadline = time.monotonic() + timeout
     while other_sessions() and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+#: How long an action or an expect() waits for its condition (Playwright's own is 5 s): the
+#: suite shares a busy machine, where a push can take several seconds to reach a page. A
+#: condition met returns at once; only a failure waits this long. A page load, longer still.
+WAIT_MS, NAVIGATION_MS = 20_000, 30_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -140,7 +148,8 @@ def new_page(transactional_db, browser, asgi_server):
 
     def make():
         context = browser.new_context(base_url=asgi_server.url, locale="fr-FR")
-        context.set_default_timeout(5000)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(NAVIGATION_MS)
         contexts.append(context)
         return context.new_page()
 
