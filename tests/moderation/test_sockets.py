@@ -111,7 +111,7 @@ async def test_cancel_from_the_admin_reaches_every_connected_player_at_once(
     )
     assert response.status_code == 302
     for socket in sockets:
-        html = await socket.receive_from(timeout=1)
+        html = await socket.receive_from(timeout=10)
         assert f'data-redirect="/tables/{full_table.pk}/"' in html
         assert "La partie a été annulée" in html
         assert "Partie truquée" in html

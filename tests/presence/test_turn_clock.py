@@ -21,6 +21,7 @@ from games.models import Game, GameAction
 from games.services import clock
 from tests.games.helpers import start_game
 from tests.presence.conftest import SWEEP
+from tests.presence.helpers import logged
 from tests.processes import wait_for_line
 from tests.sockets import next_push, receive_version, rendered_socket, table_path
 
@@ -58,17 +59,6 @@ TASK_DECIDED = re.compile(r"games\.tasks\.turn_time_out\[[^]]+\] succeeded in [^
 TASK_RAN = re.compile(r"games\.tasks\.turn_time_out\[[^]]+\] succeeded")
 TASK_TAKEN = re.compile(r"games\.tasks\.turn_time_out\[[^]]+\] received")
 SWEEP_RAN = re.compile(r"games\.tasks\.sweep_abandoned\[[^]]+\] succeeded")
-
-
-async def logged(worker, pattern, *, since: int, count: int = 1, timeout: float = 30.0) -> str:
-    """The worker's log past offset `since` once `pattern` is found `count` times in it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        text = worker.worker_output()[since:]
-        if len(pattern.findall(text)) >= count:
-            return text
-        assert time.monotonic() < deadline, f"no {count} x {pattern.pattern!r} in:\n{text}"
-        await asyncio.sleep(0.05)
 
 
 async def delays_to_all_four(sockets, deadline_ms: int, version: int, timeout: float):
