@@ -95,7 +95,7 @@ async def test_ban_during_a_partie_cancels_it_and_tells_the_others_why(
         outputs.append(await banned.receive_output(timeout=2))
     assert "Triche avec un complice" in outputs[0]["text"]  # told why, first
     assert outputs[-1] == {"type": "websocket.close", "code": KICKED}
-    await game.arefresh_from_db()
+    await database_sync_to_async(game.refresh_from_db)()  # closes its connection after
     assert game.status == Game.Status.CANCELLED
 
 
