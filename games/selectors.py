@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, prefetch_rela
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from games import signals
 from games.engine import team_of
 from games.models import SEAT_COUNT, Game, GameSeat, Revanche, RobotLevel, Seat, Table
 
@@ -222,9 +223,10 @@ def completions(user_ids) -> dict[int, Completion]:
 
 def completion_rate(user) -> int | None:
     """The user's completion rate in percent (None before any ended partie between people):
-    what a host's minimum (Table.min_completion) is checked against."""
-    found = completions([user.pk]).get(user.pk)
-    return found.rate if found is not None else None
+    what a host's minimum (Table.min_completion) is checked against. Read from the counters
+    kept as parties end (records answers games.signals.completion_wanted), never counted
+    from the history; `completions` counts it from there."""
+    return signals.completion_rate(user.pk)
 
 
 def usual_wait_seconds(kings: int, *, sample: int) -> float | None:
@@ -243,17 +245,13 @@ def usual_wait_seconds(kings: int, *, sample: int) -> float | None:
 
 
 def friend_ids(user, among) -> set[int]:
-    """Those of the users `among` who have played a partie with `user` (one query)."""
+    """Those of the users `among` who have sat at an ended partie with `user` (one query,
+    bounded by the names shown: records answers games.signals.friends_wanted from the pairs
+    noted as parties end)."""
     among = set(among) - {user.pk}
     if not among or not user.is_authenticated:
         return set()
-    mine = GameSeat.objects.filter(user=user).order_by().values("game_id")
-    return set(
-        GameSeat.objects.filter(game_id__in=mine, user_id__in=among)
-        .order_by()  # DISTINCT over the user ids alone, not the model's ordering's columns
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
+    return signals.friends(user.pk, among)
 
 
 def open_revanche(game: Game):

@@ -12,6 +12,33 @@ partie_ended = Signal()
 reputations_wanted = Signal()
 
 
+#: Sent when a host's minimum completion rate is checked (games.services.salle): `user_id`.
+#: A receiver answers the player's rate in percent, or None before any ended partie between
+#: people (records: from the counters kept as parties end, one query).
+completion_wanted = Signal()
+
+#: Sent when the salle marks friends: `user_id`, `among` (the ids of the names it shows). A
+#: receiver answers the set of those who have played a partie with the user (records: one
+#: query over the pairs noted as parties end, whatever the histories).
+friends_wanted = Signal()
+
+
+def completion_rate(user_id: int) -> int | None:
+    """The first rate a receiver of `completion_wanted` knows (None if none does)."""
+    for _receiver, answer in completion_wanted.send(sender=None, user_id=user_id):
+        if answer is not None:
+            return int(answer)
+    return None
+
+
+def friends(user_id: int, among) -> set[int]:
+    """The users `among` that the receivers of `friends_wanted` call this one's friends."""
+    found: set[int] = set()
+    for _receiver, answer in friends_wanted.send(sender=None, user_id=user_id, among=among):
+        found |= answer
+    return found
+
+
 def reputations(user_ids) -> dict:
     """{user id: reputation} from every app that answers `reputations_wanted`."""
     known: dict = {}

@@ -140,6 +140,36 @@ class PlayerTally(models.Model):
         return f"{self.user} · {self.ended} / {self.abandoned}"
 
 
+class PlayedWith(models.Model):
+    """Two people who sat at the same ended partie, one row each way: the salle marks a seated
+    friend by looking up the few names it shows (one indexed row each), whatever either's
+    history. Written when a partie ends (records' receiver, in the Finisher's transaction);
+    robot seats are nobody's friends."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("joueur"),
+    )
+    other = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("a joué avec"),
+    )
+
+    class Meta:
+        verbose_name = _("partie jouée ensemble")
+        verbose_name_plural = _("parties jouées ensemble")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "other"], name="playedwith_unique_pair")
+        ]
+
+    def __str__(self):
+        return f"{self.user} · {self.other}"
+
+
 class PairRating(Skill):
     """A pareja's current rating, the pair as its own entity (records.services: moved only by
     rated parties where its two members sat as partners while it was formed)."""

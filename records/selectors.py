@@ -13,7 +13,15 @@ from games.models import SEAT_COUNT, GameSeat, RobotLevel, Table
 from games.selectors import ENDED_STATUSES, Completion
 from pairs.models import Pair
 from records import rating
-from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
+from records.models import (
+    PairRating,
+    PairRatingChange,
+    PlayedWith,
+    PlayerTally,
+    Rating,
+    RatingChange,
+    RatingVoid,
+)
 
 #: Rated parties a player needs to appear in the classement: a rating after one or two
 #: parties says more about luck and partners than about the player.
@@ -54,6 +62,23 @@ def reputations(user_ids) -> dict[int, Reputation]:
         pk: Reputation(points, Completion(ended or 0, gone or 0).rate)
         for pk, points, ended, gone in rows
     }
+
+
+def completion_rate(user_id: int) -> int | None:
+    """The player's completion rate from their tally (one row; None before any ended partie
+    between people)."""
+    row = PlayerTally.objects.filter(user_id=user_id).values_list("ended", "abandoned").first()
+    return Completion(*row).rate if row is not None else None
+
+
+def played_with(user_id: int, among) -> set[int]:
+    """Those of the users `among` who have sat at an ended partie with this one (one query,
+    one indexed row per name at most)."""
+    return set(
+        PlayedWith.objects.filter(user_id=user_id, other_id__in=list(among)).values_list(
+            "other_id", flat=True
+        )
+    )
 
 
 @dataclass

@@ -22,6 +22,7 @@ from records import rating
 from records.models import (
     PairRating,
     PairRatingChange,
+    PlayedWith,
     PlayerTally,
     Rating,
     RatingChange,
@@ -46,6 +47,45 @@ def partie_tally(game: Game) -> None:
     with a robot seat is training: counted in nobody's."""
     with connection.cursor() as cursor:
         cursor.execute(_TALLY_UPSERT, [game.pk])
+
+
+_PLAYED_WITH = PlayedWith._meta.db_table
+#: Every two people of a partie (robot seats left out), each way, once ever: a partie
+#: writes 12 rows at most, whatever its players' histories.
+_PLAYED_WITH_INSERT = (
+    f"INSERT INTO {_PLAYED_WITH} (user_id, other_id)"
+    f" SELECT a.user_id, b.user_id FROM {_SEATS} a JOIN {_SEATS} b"
+    f" ON b.game_id = a.game_id AND b.user_id <> a.user_id"
+    f" WHERE a.game_id = %s AND NOT a.robot AND NOT b.robot"
+    f" ON CONFLICT (user_id, other_id) DO NOTHING"
+)
+
+
+def partie_played_with(game: Game) -> None:
+    """Note who played with whom at an ended partie (the salle's friends), inside the
+    Finisher's transaction: one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAYED_WITH_INSERT, [game.pk])
+
+
+def played_with_rebuild(game_seats=GameSeat, played_with=PlayedWith) -> int:
+    """Every pair noted again from the ended parties (the migration that made them, a
+    repair): returns how many rows. `game_seats`, `played_with`: the models, or their
+    historical forms in a migration."""
+    seats, pairs = game_seats._meta.db_table, played_with._meta.db_table
+    games = game_seats._meta.get_field("game").related_model._meta.db_table
+    ended = [Game.Status.FINISHED, Game.Status.CANCELLED]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(f"DELETE FROM {pairs}")
+        cursor.execute(
+            f"INSERT INTO {pairs} (user_id, other_id)"
+            f" SELECT DISTINCT a.user_id, b.user_id FROM {seats} a JOIN {seats} b"
+            f" ON b.game_id = a.game_id AND b.user_id <> a.user_id"
+            f" JOIN {games} g ON g.id = a.game_id"
+            f" WHERE g.status IN (%s, %s) AND NOT a.robot AND NOT b.robot",
+            ended,
+        )
+        return cursor.rowcount
 
 
 def tallies_rebuild(game_seats=GameSeat, tallies=PlayerTally) -> int:

@@ -77,12 +77,14 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 async def sockets_left_open_closed():
     """One failed socket test stays one failure: what it left open is closed on its own event
-    loop, before the loop and the database rows go (tests.sockets.close_left_open)."""
-    from tests.sockets import OPENED, close_left_open
+    loop, before the loop and the database rows go, and every pooled connection its threads
+    took must be back (tests.sockets.close_left_open)."""
+    from tests.sockets import OPENED, close_left_open, held_connections
 
     OPENED.clear()
+    held_before = held_connections()  # the sync fixtures' connection, set up before this one
     yield
-    await close_left_open()
+    await close_left_open(held_before)
 
 
 @pytest.fixture(autouse=True)

@@ -51,9 +51,12 @@ class Communicator(WebsocketCommunicator):
 OPENED: list[Communicator] = []
 
 
-async def close_left_open(timeout: float = 5.0) -> None:
+async def close_left_open(held_before: int = 0, timeout: float = 5.0) -> None:
     """Disconnect the sockets a test left open (it failed before its own disconnects), then
-    let everything the test started on its event loop end while the loop still runs.
+    let everything the test started on its event loop end while the loop still runs, and
+    check that every pooled connection its threads took is back, `held_before` being those
+    out before it (the sync fixtures'): else the tests after it would wait on an empty pool,
+    and the failure, this test's, is said here.
 
     Otherwise the loop closed under live consumers: none ran its disconnect (presence rows,
     groups), and renders or writes still in flight ran on in threads that outlived the loop."""
@@ -77,6 +80,23 @@ async def close_left_open(timeout: float = 5.0) -> None:
     # the renders and writes still running in the default executor's threads: each gives its
     # connection back to the pool when it ends
     await asyncio.get_running_loop().shutdown_default_executor(timeout=timeout)
+    deadline = time.monotonic() + 6 * timeout  # a render of a busy machine still giving back
+    while held_connections() > held_before and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    held = held_connections() - held_before
+    assert held <= 0, f"{held} pooled database connection(s) still held after the test"
+
+
+def held_connections() -> int:
+    """How many of the process's pooled database connections are out of the pool (taken, or
+    being opened for a taker), from psycopg_pool's stats."""
+    from django.db import connection
+
+    pool = connection.pool
+    if pool is None or pool.closed:
+        return 0
+    stats = pool.get_stats()
+    return stats["pool_size"] - stats.get("pool_available", 0)
 
 
 def table_path(table_id) -> str:

@@ -7,6 +7,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from typing import Any, Protocol
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -70,7 +71,7 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "page_query": f"?page={salle.page}" if salle.page > 1 else "",
         "previous_url": salle_url(salle.page - 1) if salle.page > 1 else None,
         "next_url": salle_url(salle.page + 1) if salle.page < salle.pages else None,
-        "socket_url": salle_socket_url(salle.page),
+        "socket_url": salle_socket_url(salle.page, waiting=_waiting_at(salle.my_seat)),
         "open_count": salle.open_count,
         "playing_count": salle.playing_count,
         **playing_context(playing, known),
@@ -287,9 +288,21 @@ def salle_url(page: int = 1) -> str:
     return f"{salle}?page={page}" if page > 1 else salle
 
 
-def salle_socket_url(page: int = 1) -> str:
-    """The salle page's socket; its pushes refresh this page of tables (SalleConsumer)."""
-    return f"/ws/salle/?page={page}" if page > 1 else "/ws/salle/"
+def salle_socket_url(page: int = 1, *, waiting: int | None = None) -> str:
+    """The salle page's socket; its pushes refresh this page of tables (SalleConsumer).
+    `waiting`: the open table the page shows the player seated at; if it has started by the
+    time the socket connects (its start's push was sent before), the first push redirects."""
+    query = {"page": page} if page > 1 else {}
+    if waiting is not None:
+        query["waiting"] = waiting
+    return f"/ws/salle/?{urlencode(query)}" if query else "/ws/salle/"
+
+
+def _waiting_at(my_seat) -> int | None:
+    """The table of the player's seat while it waits for its start."""
+    if my_seat is None or my_seat.table.status != Table.Status.OPEN:
+        return None
+    return my_seat.table_id
 
 
 def heartbeat_ms() -> int:

@@ -264,8 +264,12 @@ class SalleConsumer(UserSocket):
         if self.authenticated_user() is None:
             await self.close()
             return
-        self.page = page_number(parse_qs(self.scope.get("query_string", b"").decode()).get("page"))
-        self.started_table_ids: set[int] = set()
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        self.page = page_number(query.get("page"))
+        # The table the page showed the player waiting at: started before this socket joined
+        # the group (its push missed), the first render still sends the page there.
+        waiting = page_number(query.get("waiting"), default=None)
+        self.started_table_ids: set[int] = {waiting} if waiting is not None else set()
         await self.join(SALLE_GROUP)
         await self.accept()
         await self.tables_seen()
@@ -378,14 +382,15 @@ class SalleConsumer(UserSocket):
         await self.send(text_data=pushed[0])
 
 
-def page_number(values) -> int:
-    """A page of the salle from a query string's values or a message's field (1 if none)."""
+def page_number(values, default: int | None = 1) -> int | None:
+    """A page of the salle (or a table id) from a query string's values or a message's field
+    (`default` if none, or not a positive number)."""
     value = values[0] if isinstance(values, list) and values else values
     try:
         page = int(value)
     except (TypeError, ValueError):
-        return 1
-    return page if page > 0 else 1
+        return default
+    return page if page > 0 else default
 
 
 def salle_page_message(message: dict) -> tuple[int, int] | None:

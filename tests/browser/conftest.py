@@ -36,12 +36,15 @@ from pathlib import Path
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from tests import processes
 from tests.browser.helpers import (
     CLOCK_RESERVE_SECONDS,
     CLOCK_SWEEP_SECONDS,
     CLOCK_TURN_SECONDS,
+    NAVIGATION_MS,
+    WAIT_MS,
 )
 from tests.helpers import other_sessions
 
@@ -74,6 +77,9 @@ def wait_for_other_sessions_to_end(timeout=5.0) -> None:
     deadline = time.monotonic() + timeout
     while other_sessions() and time.monotonic() < deadline:
         time.sleep(0.05)
+
+
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -145,7 +151,8 @@ def new_page(transactional_db, browser, asgi_server):
 
     def make():
         context = browser.new_context(base_url=asgi_server.url, locale="fr-FR")
-        context.set_default_timeout(5000)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(NAVIGATION_MS)
         contexts.append(context)
         return context.new_page()
 

@@ -9,6 +9,11 @@ from games.engine import observation
 from games.models import SeatConnection
 from games.services import play
 
+#: How long an action or an expect() waits for its condition (Playwright's own is 5 s): the
+#: suite shares a busy machine, where a push can take several seconds to reach a page. A
+#: condition met returns at once; only a failure waits this long. A page load, longer still.
+WAIT_MS, NAVIGATION_MS = 20_000, 30_000
+
 #: Short clocks for the browser tests: seconds per decision and of reserve, and between sweeps.
 # The turn leaves the four pages of `four_pages` 9 s to open (a busy machine takes 3 to 8).
 CLOCK_TURN_SECONDS, CLOCK_RESERVE_SECONDS, CLOCK_SWEEP_SECONDS = 14, 4, 1

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tests import processes
-from tests.browser.helpers import wait_connected
+from tests.browser.helpers import WAIT_MS, wait_connected
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +77,7 @@ def test_the_web_process_restarts_the_pages_reconnect_and_play_on(started, cast,
             client = Client()
             client.force_login(user)
             context = browser.new_context(base_url=url, locale="fr-FR")
-            context.set_default_timeout(5000)
+            context.set_default_timeout(WAIT_MS)
             cookie = {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}
             context.add_cookies([cookie])
             page = context.new_page()

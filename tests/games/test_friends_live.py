@@ -4,10 +4,12 @@ by the task; who is online."""
 
 import asyncio
 import html
+import re
 import time
 
 import pytest
 from channels.db import database_sync_to_async
+from django.urls import reverse
 from django.utils import timezone
 
 from games.live import socket_counts
@@ -16,7 +18,7 @@ from games.services import revanche, salle
 from tests import processes
 from tests.games.friends import finish_game
 from tests.games.helpers import start_game
-from tests.sockets import connect, connect_table, next_push
+from tests.sockets import connect, connect_table, logged_in, next_push
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,6 +56,29 @@ async def test_answers_are_pushed_to_all_and_the_start_sends_everyone_to_the_new
         assert f'data-redirect="/tables/{made.table_id}/"' in pushed
         assert "La revanche commence !" in pushed
         await page.disconnect()
+
+
+async def test_a_salle_socket_opened_after_the_start_still_sends_the_page_to_the_table(
+    full_table, cast
+):
+    """The page shows dani seated at the waiting table; the host starts it before the page's
+    socket has joined the salle's group (a busy machine), so the start's push never reaches
+    it: the socket's first render redirects all the same, since the page showed it waiting."""
+    dani = cast[3]
+    client = await logged_in(dani)
+    page = (await database_sync_to_async(client.get)(reverse("games:salle"))).content.decode()
+    path = html.unescape(re.search(r'ws-connect="([^"]+)"', page).group(1))
+    assert path == f"/ws/salle/?waiting={full_table.pk}"
+    await database_sync_to_async(start_game)(full_table)
+    late, connected = await connect(dani, path=path)
+    assert connected
+    first = await late.receive_from(timeout=10)
+    assert f'data-redirect="/tables/{full_table.pk}/"' in first
+    # a salle page opened once the partie runs (the player came to look) stays there
+    other, _ = await connect(dani)
+    assert "data-redirect" not in await other.receive_from(timeout=10)
+    await late.disconnect()
+    await other.disconnect()
 
 
 async def test_a_decline_is_told_to_the_others(cast):

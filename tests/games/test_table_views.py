@@ -259,8 +259,9 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     next table's, drawn: a SELECT and an INSERT), then the records
     (records.services.partie_rate): the four ratings created if new, locked, updated, and
     their four history rows in one INSERT, the four players' tallies in one upsert
-    (records.services.partie_tally), and the look for the teams' parejas
-    (pairs.selectors.pairs_at; none here): 17."""
+    (records.services.partie_tally), who played with whom in one INSERT
+    (records.services.partie_played_with), and the look for the teams' parejas
+    (pairs.selectors.pairs_at; none here): 18."""
     game = start_game(full_table, first_mano=0)
     counts = []  # (hand number, queries, finished)
 
@@ -280,4 +281,4 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     finishing = [n for _, n, finished in counts if finished]
     print(f"\nSQL queries per decision: {sorted(set(ordinary))}, finishing one: {finishing}")
     assert ordinary == [5] + [4] * (len(ordinary) - 1)  # from the first hand to the last
-    assert finishing == [17]
+    assert finishing == [18]

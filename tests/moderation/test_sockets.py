@@ -95,7 +95,7 @@ async def test_ban_during_a_partie_cancels_it_and_tells_the_others_why(
         outputs.append(await banned.receive_output(timeout=2))
     assert "Triche avec un complice" in outputs[0]["text"]  # told why, first
     assert outputs[-1] == {"type": "websocket.close", "code": KICKED}
-    await game.arefresh_from_db()
+    await database_sync_to_async(game.refresh_from_db)()  # closes its connection after
     assert game.status == Game.Status.CANCELLED
 
 
@@ -111,7 +111,7 @@ async def test_cancel_from_the_admin_reaches_every_connected_player_at_once(
     )
     assert response.status_code == 302
     for socket in sockets:
-        html = await socket.receive_from(timeout=1)
+        html = await socket.receive_from(timeout=10)
         assert f'data-redirect="/tables/{full_table.pk}/"' in html
         assert "La partie a été annulée" in html
         assert "Partie truquée" in html

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Game, GameAction, GameSeat, SeatConnection, Table
-from tests.presence.helpers import GRACE, SWEEP
+from tests.presence.helpers import GRACE, SWEEP, logged, task_line
 from tests.processes import wait_for_line
 from tests.sockets import next_push, rendered_socket, table_path
 
@@ -167,10 +167,14 @@ async def test_the_task_run_twice_or_late_one_cancellation_no_error(
         return seat
 
     seat = await deadline_passed()
+    since = len(worker.worker_output())
     for _ in range(3):
         await database_sync_to_async(tasks.cancel_if_abandoned.delay)(seat.pk, seat.presence_epoch)
-    await next_push(sockets[0], sent_to_salle, timeout=5)
-    await asyncio.sleep(2 * SWEEP)  # the other two runs and a sweep
+    await next_push(sockets[0], sent_to_salle, timeout=30)
+    ran = task_line("games.tasks.cancel_if_abandoned", "succeeded")
+    runs = await logged(worker, ran, since=since, count=3)  # the three runs...
+    sweep = task_line("games.tasks.sweep_abandoned", "succeeded")
+    await logged(worker, sweep, since=since + len(runs))  # ...and a sweep after them
     assert len(await end_rows(started_game)) == 1
     output = worker.worker_output()
     assert "Traceback" not in output and "ERROR" not in output

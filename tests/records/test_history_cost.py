@@ -1,7 +1,8 @@
 """Costs that must not grow with a player's history (issue 30): the salle's reputations are
 counters kept as parties end (records.models.PlayerTally), the profile counts and lists in SQL
 with limits. Asserted by query counts and by what the queries read, at 1 and 5,000 parties
-(bulk-created: the Finisher's counters are then filled as the migration fills them)."""
+(bulk-created: the Finisher's counters are then filled as the migrations fill them). Taking a
+seat at a table that asks for a completion rate, and the salle's friends, read those rows too."""
 
 import re
 from datetime import timedelta
@@ -60,6 +61,7 @@ def bulk_parties(cast, count: int, *, first: int = 0) -> None:
             )
     GameSeat.objects.bulk_create(seats, batch_size=4000)
     services.tallies_rebuild()
+    services.played_with_rebuild()
 
 
 def captured(call) -> list[str]:
@@ -83,7 +85,7 @@ def test_the_salle_reads_counters_not_the_history(cast, make_user):
     bulk_parties(cast, 4999, first=2)
     at_five_thousand = captured(render)
     assert len(at_one) == len(at_five_thousand)
-    # The parties are not counted (the friends' query reads who played with ane, one row each)
+    # The parties are not counted (the friends: records.models.PlayedWith, one row each)
     history = [sql for sql in at_five_thousand if "games_gameseat" in sql]
     assert not [sql for sql in history if "abandoned" in sql or "COUNT(" in sql], history
     assert reputations([bixente.pk])[bixente.pk].completion == 80
@@ -118,3 +120,52 @@ def test_the_finisher_keeps_the_counters(cast, make_user):
     assert tallies == {ane.pk: (2, 0), bixente.pk: (2, 1), camille.pk: (2, 0), dani.pk: (2, 0)}
     assert services.tallies_rebuild() == 4  # the same counts from the history
     assert {t.user_id: (t.ended, t.abandoned) for t in PlayerTally.objects.all()} == tallies
+
+
+def test_seat_take_reads_the_rate_from_a_counter(cast, make_user):
+    """A host's minimum completion rate is checked against the player's tally: taking a seat
+    costs the same queries at 1 and 5,000 parties, none of them counting the history."""
+    ane, bixente, camille, dani = cast
+    table = salle.table_create(user=make_user("eve"), kings=4, min_completion=50)
+
+    def sit_and_leave():
+        salle.seat_take(user=bixente, table_id=table.pk, number=1)
+        salle.seat_leave(user=bixente, table_id=table.pk)
+
+    bulk_parties(cast, 1, first=1)
+    sit_and_leave()  # bixente's first seat of the day: his pending shuffle secret is drawn
+    at_one = captured(sit_and_leave)
+    bulk_parties(cast, 4999, first=2)
+    at_five_thousand = captured(sit_and_leave)
+    assert len(at_one) == len(at_five_thousand)
+    history = [sql for sql in at_five_thousand if "games_gameseat" in sql]
+    assert not [sql for sql in history if "abandoned" in sql or "COUNT(" in sql], history
+    assert any("records_playertally" in sql for sql in at_five_thousand)
+    # bixente abandoned one partie in five (80 %): below a minimum of 90, he may not sit
+    stricter = salle.table_create(user=make_user("fermin"), kings=4, min_completion=90)
+    with pytest.raises(salle.SalleError, match="vous en êtes à 80 %"):
+        salle.seat_take(user=bixente, table_id=stricter.pk, number=1)
+
+
+def test_the_salles_friends_are_looked_up_not_found_in_the_history(cast, make_user):
+    """Friends are the pairs noted as parties end (records.models.PlayedWith): the salle looks
+    up the names it shows, in one query on those pairs, whatever the history."""
+    ane, bixente, camille, dani = cast
+    table = salle.table_create(user=make_user("eve"), kings=4)
+    for number, user in enumerate((bixente, camille), start=1):
+        salle.seat_take(user=user, table_id=table.pk, number=number)
+
+    def friends():
+        return fragments.friends_context(ane, None, [{"seats": list(table.seats.all())}])
+
+    bulk_parties(cast, 1, first=1)
+    assert friends()["friends"] == {bixente.pk, camille.pk}
+    at_one = captured(friends)
+    bulk_parties(cast, 4999, first=2)
+    at_five_thousand = captured(friends)
+    assert len(at_one) == len(at_five_thousand)
+    assert not [sql for sql in at_five_thousand if "games_gameseat" in sql], at_five_thousand
+    [lookup] = [sql for sql in at_five_thousand if "records_playedwith" in sql]
+    assert f'"records_playedwith"."user_id" = {ane.pk}' in lookup
+    assert friends()["friends"] == {bixente.pk, camille.pk}
+    assert fragments.friends_context(make_user("gorka"), None, [])["friends"] == set()
