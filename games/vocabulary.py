@@ -119,9 +119,6 @@ END_REASONS = {
     "idle": IDLE_GAME,
     "moderation": _("décision de la modération (%(reason)s)"),
     "excluded": _("%(name)s a été exclu par la modération (%(reason)s)"),
-    "tournament_absent": _(
-        "Tournoi : absents %(minutes)d minutes après le début de la ronde (%(names)s)."
-    ),
 }
 
 

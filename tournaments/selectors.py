@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Table
 from tournaments import pairing, services
 from tournaments.models import Match, MatchPartie, Tournament, TournamentPair
 
@@ -89,8 +89,19 @@ class Page:
     rounds: list[RoundLines]
     mine: TournamentPair | None
     my_table: int | None
+    arrival: "Arrival | None"
     check_in_open: bool
     window_end: object
+
+
+@dataclass
+class Arrival:
+    """The player's table, opened but waiting for its four: its commitment (shown before the
+    player gives their seed), whether the player arrived, how many did."""
+
+    commitment: str
+    arrived: bool
+    count: int
 
 
 def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
@@ -159,6 +170,19 @@ def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
             None,
         )
     opens = tournament.starts_at - timedelta(minutes=services.check_in_minutes())
+    arrival = None
+    if my_table is not None:
+        table = next(
+            mp.table for group in parties.values() for mp in group if mp.table_id == my_table
+        )
+        if table.status == Table.Status.OPEN:
+            seeds = dict(table.seats.filter(active=True).values_list("user_id", "client_seed"))
+            arrival = Arrival(
+                commitment=table.commitment,
+                arrived=bool(seeds.get(user.pk)),
+                count=sum(1 for seed in seeds.values() if seed),
+            )
+            my_table = None  # nothing to join until the partie starts
     return Page(
         tournament=tournament,
         entries=entries,
@@ -166,6 +190,7 @@ def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
         rounds=rounds,
         mine=mine,
         my_table=my_table,
+        arrival=arrival,
         check_in_open=tournament.state == Tournament.State.REGISTRATION
         and opens <= now < tournament.starts_at,
         window_end=services.window_end(tournament)
@@ -179,7 +204,8 @@ def _line(match: Match, by_pk, parties: list[MatchPartie]) -> MatchLine:
     links = []
     for mp in parties:
         game = getattr(mp.table, "game", None) if mp.table_id else None
-        state = "forfait" if game is None else game.status
+        waiting = game is None and mp.table_id is not None and not mp.ended
+        state = "waiting" if waiting else "forfait" if game is None else game.status
         if game is None:
             url = None
         elif game.status == Game.Status.PLAYING and mp.table.spectators:

@@ -19,13 +19,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import ratelimit
-from games import engine, vocabulary
+from games import engine
 from games import selectors as game_selectors
 from games.engine import team_of
 from games.engine.types import TARGET
-from games.models import Game, GameSeat, Seat, Table
-from games.services import locks as game_locks
-from games.services import play, salle
+from games.models import Game, Seat, SeedOrigin, Table
+from games.services import salle
 from games.services.errors import Refused, SalleError
 from pairs.models import Pair
 from records import rating as records_rating
@@ -429,10 +428,11 @@ def _finish(tournament: Tournament, now) -> None:
 
 
 def _open_partie(tournament: Tournament, match: Match, number: int) -> int:
-    """Open, seat and start partie `number` of `match` (pair_a at seats 0 and 2), once: a
-    partie row that has its table (or its forfeit) is left as it is. A member seated at an
-    open table elsewhere is moved from it; one playing a partie elsewhere, or suspended, makes
-    the pair absent: it loses this partie."""
+    """Open and seat partie `number` of `match` (pair_a at seats 0 and 2), once: a partie row
+    that has its table (or its forfeit) is left as it is. The seats wait without a seed: each
+    player gives theirs from their browser when they arrive (`arrive`), and the partie starts
+    when the four have. A member seated at an open table elsewhere is moved from it; one
+    playing a partie elsewhere, or suspended, makes the pair absent: it loses this partie."""
     mp, _created = MatchPartie.objects.get_or_create(match=match, number=number)
     if mp.table_id is not None or mp.ended:
         return 0
@@ -468,7 +468,8 @@ def _open_partie(tournament: Tournament, match: Match, number: int) -> int:
                         invite_token=table.invite_token,
                     )
                 current = 0
-                salle.table_start(user=order[0], table_id=table.pk)
+                # No seed yet: each comes from its player's browser on arrival.
+                Seat.objects.filter(table=table).update(client_seed="", seed_origin=SeedOrigin.SITE)
         except SalleError as error:
             log.info("tournament %s: partie not opened: %s", tournament.pk, error.message)
             absent.add(team_of(current))
@@ -488,38 +489,80 @@ def _winner_if_absent(absent: set[int]) -> int | None:
 
 
 def _no_shows(tournament: Tournament, now) -> None:
-    """NO_SHOW_MINUTES into a match, a pair one of whose members never came to the table
-    (never connected: its seat's presence epoch is 0 and it has no socket) loses: the partie is
-    cancelled, their seats marked as the absent ones (the result follows from the Finisher)."""
+    """NO_SHOW_MINUTES after its table opened, a partie still waiting for its four is not
+    played: a pair one of whose members has not arrived (given their seed) loses it, both if
+    both are incomplete; the table is closed."""
     since = now - no_show_delay()
     waiting = MatchPartie.objects.filter(
         match__tournament=tournament,
         match__done=False,
-        number=1,
         ended=False,
-        table__isnull=False,
-        match__started_at__lte=since,
-        table__game__status=Game.Status.PLAYING,
-    ).values_list("table__game__pk", flat=True)
-    for game_id in list(waiting):
-        game = game_locks.game(game_id)
-        if game is None or game.status != Game.Status.PLAYING:
+        table__status=Table.Status.OPEN,
+    ).select_related("match", "table")
+    for mp in list(waiting):
+        if max(mp.match.started_at, mp.table.created) > since:
             continue
-        never = [
-            seat
-            for seat in GameSeat.objects.filter(game=game).select_related("user")
-            if seat.presence_epoch == 0 and not seat.connections.exists()
-        ]
-        if not never:
+        absent = _not_arrived(mp.table)
+        if not absent:
+            _start_if_all_arrived(mp.table)
             continue
-        for seat in never:
-            seat.abandoned = True
-            seat.save(update_fields=["abandoned"])
-        names = ", ".join(sorted(seat.user.username for seat in never))
-        reason = vocabulary.end_reason(
-            "tournament_absent", minutes=settings.TOURNAMENT_NO_SHOW_MINUTES, names=names
+        salle.table_close_unstarted(table_id=mp.table_id)
+        mp.ended, mp.outcome = True, _winner_if_absent(absent)
+        mp.note = _(
+            "Tournoi : pareja absente %(minutes)d minutes après l’ouverture de la table."
+        ) % {"minutes": settings.TOURNAMENT_NO_SHOW_MINUTES}
+        mp.save(update_fields=["ended", "outcome", "note"])
+
+
+def _not_arrived(table: Table) -> set[int]:
+    """The sides (teams) of `table` with a seat left empty or whose player gave no seed yet."""
+    seeded = {
+        number: bool(seed)
+        for number, seed in table.seats.filter(active=True).values_list("number", "client_seed")
+    }
+    return {team_of(n) for n in range(4) if not seeded.get(n)}
+
+
+def _start_if_all_arrived(table: Table) -> bool:
+    """Start the partie of a tournament's table whose four players arrived (with the clock)."""
+    if table.status != Table.Status.OPEN or _not_arrived(table):
+        return False
+    salle.table_start(user=table.host, table_id=table.pk, by_site=True)
+    return True
+
+
+def arrive(*, user, tournament_id, client_seed: str | None, now=None) -> Table:
+    """« Je suis là »: a player of a partie waiting for its four arrives with the seed their
+    browser proposed after showing them the table's commitment (blank, without JavaScript:
+    the site draws one, recorded as the site's). The fourth arrival starts the partie."""
+    seed, origin = salle.person_seed(client_seed)
+    with transaction.atomic():
+        tournament = _lock(tournament_id)
+        mp = (
+            MatchPartie.objects.filter(
+                match__tournament=tournament,
+                ended=False,
+                table__status=Table.Status.OPEN,
+                table__seats__user=user,
+                table__seats__active=True,
+            )
+            .select_related("table")
+            .first()
         )
-        play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
+        if mp is None:
+            raise TournamentError(_("Aucune table de ce tournoi ne vous attend."))
+        table = salle.lock_table(mp.table_id)
+        if table.status != Table.Status.OPEN:
+            raise TournamentError(_("La partie a déjà commencé à cette table."))
+        seat = table.seats.filter(user=user, active=True).first()
+        if seat is None:
+            raise TournamentError(_("Aucune table de ce tournoi ne vous attend."))
+        if not seat.client_seed:
+            seat.client_seed, seat.seed_origin = seed, origin
+            seat.save(update_fields=["client_seed", "seed_origin"])
+        if _start_if_all_arrived(table):
+            table.refresh_from_db(fields=["status"])
+    return table
 
 
 def _settle(tournament: Tournament, now) -> int:
@@ -538,7 +581,10 @@ def _settle(tournament: Tournament, now) -> int:
             continue
         decided, side = pairing.match_winner([p.outcome for p in parties], tournament.best_of)
         if not decided:
-            opened += _open_partie(tournament, match, parties[-1].number + 1)
+            more = _open_partie(tournament, match, parties[-1].number + 1)
+            if more:
+                schedule_advance(tournament.pk, now + no_show_delay())
+            opened += more
             continue
         win = (
             pairing.SWISS_WIN

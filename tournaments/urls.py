@@ -13,4 +13,5 @@ urlpatterns = [
     path("tournois/<int:pk>/inscription/", views.register, name="register"),
     path("tournois/<int:pk>/desinscription/", views.withdraw, name="withdraw"),
     path("tournois/<int:pk>/presence/", views.check_in, name="check_in"),
+    path("tournois/<int:pk>/arrivee/", views.arrive, name="arrive"),
 ]

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Table
+from games.services.errors import SalleError
 from pairs import selectors as pair_selectors
 from tournaments import selectors, services
 from tournaments.models import Tournament
@@ -111,6 +112,26 @@ def check_in(request, pk):
         lambda: services.check_in(user=request.user, tournament_id=tournament.pk),
         _("Présence confirmée."),
     )
+
+
+@require_POST
+def arrive(request, pk):
+    """« Je suis là » at one's tournament table, with the seed the browser proposed (blank
+    without JavaScript: the site draws it). The fourth arrival starts the partie: its player
+    goes straight to the table; the others see the link on the page's next poll."""
+    token = request.POST.get("lien") or None
+    tournament = _tournament(request, pk, token)
+    try:
+        table = services.arrive(
+            user=request.user, tournament_id=tournament.pk, client_seed=request.POST.get("seed")
+        )
+    except (services.TournamentError, SalleError) as error:
+        messages.error(request, error.message)
+        return _back(tournament, token)
+    if table.status == Table.Status.PLAYING:
+        return redirect("games:table", table_id=table.pk)
+    messages.success(request, _("Vous êtes là : la partie commence dès que les quatre le sont."))
+    return _back(tournament, token)
 
 
 def _act(request, tournament, token, call, said):

@@ -144,6 +144,7 @@ def seat_seed_set(*, user, table_id: int, seed: str) -> Seat:
         if table.status == Table.Status.PLAYING:
             raise SalleError(_("Les graines sont fixées : la partie a commencé."))
         _check_open(table)
+        _check_not_site_run(table)
         mine = table.seats.filter(user=user).first()
         if mine is None:
             raise SalleError(_("Vous n’êtes pas assis à cette table."))
@@ -195,6 +196,7 @@ def seat_leave(*, user, table_id: int) -> Table:
     with transaction.atomic():
         table = lock_table(table_id)
         _check_open(table)
+        _check_not_site_run(table)
         seats = list(table.seats.order_by("number"))
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
@@ -214,12 +216,18 @@ def seat_leave(*, user, table_id: int) -> Table:
     return table
 
 
-def table_start(*, user, table_id: int, decks=None, first_mano: int | None = None) -> Table:
+def table_start(
+    *, user, table_id: int, decks=None, first_mano: int | None = None, by_site: bool = False
+) -> Table:
     """The host starts a full table: the game is dealt in the same transaction and every
-    seated player goes to the table page. `decks` and `first_mano`: for tests only."""
+    seated player goes to the table page. `by_site`: the site starts a table it opened (a
+    tournament's, once its four gave their seeds); nobody else may. `decks` and
+    `first_mano`: for tests only."""
     with transaction.atomic():
         table = lock_table(table_id)
         _check_can_start(table, user)
+        if not by_site:
+            _check_not_site_run(table)
         table.status = Table.Status.PLAYING
         table.save(update_fields=["status", "updated"])
         _draw_missing_seeds(table)
@@ -251,6 +259,35 @@ def table_close_if_idle(*, table_id: int, now=None) -> Table | None:
         Seat.objects.filter(table=table).update(active=False)
         broadcast.salle_changed()
     return table
+
+
+def table_close_unstarted(*, table_id: int) -> Table | None:
+    """Close an open table whose partie will not be played (a tournament's, a player absent):
+    its seats are freed, the table kept (a tournament's partie refers to it)."""
+    with transaction.atomic():
+        table = locks.table(table_id)
+        if table is None or table.status != Table.Status.OPEN:
+            return None
+        table.status = Table.Status.CLOSED
+        table.save(update_fields=["status", "updated"])
+        Seat.objects.filter(table=table).update(active=False)
+        broadcast.salle_changed()
+    return table
+
+
+def site_run(table: Table) -> bool:
+    """A table the site opened and starts itself (a tournament's: tournaments.MatchPartie)."""
+    return Table.objects.filter(pk=table.pk, tournament_partie__isnull=False).exists()
+
+
+def _check_not_site_run(table: Table) -> None:
+    if site_run(table):
+        raise SalleError(
+            _(
+                "Table de tournoi : on donne sa graine et on la rejoint depuis la page du "
+                "tournoi ; le site lance la partie quand les quatre sont là."
+            )
+        )
 
 
 def _check_can_start(table: Table, user) -> None:

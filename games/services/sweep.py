@@ -54,7 +54,10 @@ def sweep(*, now=None) -> dict[str, int]:
         for pk in idle_games.values_list("pk", flat=True)
     )
     unseen_since = now - timedelta(minutes=settings.OPEN_TABLE_IDLE_MINUTES)
-    unseen = Table.objects.filter(status=Table.Status.OPEN, last_seen__lte=unseen_since)
+    # A tournament's table waits for its four on the tournament's page: its own rule ends it.
+    unseen = Table.objects.filter(
+        status=Table.Status.OPEN, last_seen__lte=unseen_since, tournament_partie__isnull=True
+    )
     closed = sum(
         salle.table_close_if_idle(table_id=pk, now=now) is not None
         for pk in unseen.values_list("pk", flat=True)

@@ -1,5 +1,6 @@
 // The tournament page's live part (#tournament-live, polled by htmx): when it first carries
-// your table (data-table-url), the tab's title says so and, if you turned the sounds on at a
+// your table (data-table-url: its page once the partie started, or the key of its « Je suis
+// là » form while it waits for you), the tab's title says so and, if you turned the sounds on at a
 // table (static/js/attention.js keeps that choice in this browser, per player), a short tune
 // plays. The link itself is in the page, announced as an alert.
 (function () {

@@ -9,9 +9,16 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from games.models import Game
 from tests.browser.axe import assert_clean, axe_problems
 from tests.browser.helpers import visit, watched
-from tests.tournaments.helpers import make_pairs, play_all, playing_games, ready_tournament
+from tests.tournaments.helpers import (
+    make_pairs,
+    parties_of,
+    play_all,
+    ready_tournament,
+    seed_of,
+)
 from tournaments import services
 
 pytestmark = pytest.mark.browser
@@ -26,8 +33,9 @@ def test_the_tournament_pages_fit_are_accessible_and_live(make_user, page_for, i
     pairs = in_thread(make_pairs, make_user, 4)
     tournament = in_thread(ready_tournament, staff, pairs, rounds=3, name="Open de Gernika")
     in_thread(services.advance, tournament_id=tournament.pk, now=tournament.starts_at)
-    game = in_thread(playing_games, tournament)[0]
-    player = in_thread(lambda: game.seats.get(number=0).user)
+    table = in_thread(lambda: parties_of(tournament).select_related("table")[0].table)
+    seated = in_thread(lambda: list(table.seats.order_by("number").select_related("user")))
+    player = seated[0].user
     upcoming = in_thread(
         lambda: services.tournament_create(
             user=staff,
@@ -59,11 +67,29 @@ def test_the_tournament_pages_fit_are_accessible_and_live(make_user, page_for, i
             page.screenshot(path=str(SHOTS / f"{name}-{size}.png"), full_page=True)
             if size == "laptop":
                 problems += axe_problems(page, f"tournois : {name}")
-    # the player's table is ready: the page says so, and the tab's title too
+    # the player's table is ready: the page says so (the tab's title too), shows its commitment
+    # and carries the seed the browser drew; the others arrived; « Je suis là » starts it
     page = watched(page_for(player))
     visit(page, tournament.get_absolute_url())
+    assert page.title().startswith("● Votre table est prête")
+    page.locator("#tournament-seed-box summary").click()
+    assert table.commitment in page.locator("#tournament-seed-box").inner_text()
+    seed = page.locator("#tournament-seed").input_value()
+    assert len(seed) == 32 and seed != seed_of(player)
+    for seat in seated[1:]:
+        in_thread(
+            services.arrive,
+            user=seat.user,
+            tournament_id=tournament.pk,
+            client_seed=seed_of(seat.user),
+        )
+    page.get_by_role("button", name="Je suis là : rejoindre la table").click()
+    page.wait_for_url(f"**{reverse('games:table', args=[table.pk])}")
+    game = in_thread(Game.objects.get, table=table)
+    assert game.client_seeds[0] == seed and game.seed_origins == ["person"] * 4
+    visit(page, tournament.get_absolute_url())
     assert page.locator(".tournament-ready a").get_attribute("href") == reverse(
-        "games:table", args=[game.table_id]
+        "games:table", args=[table.pk]
     )
     assert page.title().startswith("● Votre table est prête")
     # results come in (the worker's work, done here): the standings redraw themselves

@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Seat, Table
 from tests.pairs.helpers import form_pair
 from tests.records.helpers import play_out
 from tournaments import services
@@ -56,9 +56,37 @@ def playing_games(tournament) -> list[Game]:
     )
 
 
+def seed_of(user) -> str:
+    """The seed a scripted player's browser gives: its own, fixed for the test's checks."""
+    return f"{user.pk:08x}5eed"
+
+
+def arrive_all(tournament) -> int:
+    """Every player seated at a table of the tournament waiting for its four arrives (« Je
+    suis là », through the service) with `seed_of` them; returns how many arrived."""
+    seats = Seat.objects.filter(
+        table__tournament_partie__match__tournament=tournament,
+        table__status=Table.Status.OPEN,
+        active=True,
+        client_seed="",
+    ).select_related("user")
+    count = 0
+    for seat in list(seats):
+        services.arrive(user=seat.user, tournament_id=tournament.pk, client_seed=seed_of(seat.user))
+        count += 1
+    return count
+
+
+def arrived_games(tournament) -> list[Game]:
+    """The scripted players arrive at every waiting table; then the games being played."""
+    arrive_all(tournament)
+    return playing_games(tournament)
+
+
 def play_all(tournament, seed: int = 1) -> int:
-    """Play every partie being played to its end (scripted players, through the services)."""
-    games = playing_games(tournament)
+    """Play every partie being played to its end (scripted players, through the services),
+    after its players arrived."""
+    games = arrived_games(tournament)
     for offset, game in enumerate(games):
         play_out(game, seed + offset)
     return len(games)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core.log_filters import InvitationTokensHidden
 from tests.games.helpers import leaked_cards, leaks_secret
-from tests.tournaments.helpers import make_pairs, play_all, playing_games, ready_tournament
+from tests.tournaments.helpers import arrived_games, make_pairs, play_all, ready_tournament
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -110,7 +110,7 @@ def test_a_running_tournament_page_shows_standings_rounds_links_and_the_ready_ta
     pairs = make_pairs(make_user, 4)
     tournament = ready_tournament(staff, pairs, rounds=2)
     services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
-    games = playing_games(tournament)
+    games = arrived_games(tournament)
     game = games[0]
     player = game.seats.get(number=1).user
     client.force_login(player)

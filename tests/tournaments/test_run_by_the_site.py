@@ -1,7 +1,7 @@
 """Tournaments run by the site with nobody's hand on it: a real Celery worker and beat open
-the rounds and record the results; scripted players (tests.records.helpers.play_out, through
-the services) only play the parties the site started for them. A Swiss of 16 pairs over 4
-rounds, and the worker killed mid-round (the beat's sweep catches up)."""
+the rounds and record the results; scripted players arrive at each table with their seed and
+play (tests.records.helpers.play_out, through the services) the parties the site starts. A
+Swiss of 16 pairs over 4 rounds, and the worker killed mid-round (the sweep catches up)."""
 
 import time
 from datetime import timedelta
@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.models import Game, Table
 from tests.records.helpers import play_out
-from tests.tournaments.helpers import make_pairs, parties_of, playing_games
+from tests.tournaments.helpers import arrived_games, make_pairs, parties_of, playing_games
 from tournaments import pairing, services
 from tournaments.models import Match, Round, Tournament
 
@@ -67,7 +67,7 @@ def play_rounds(tournament: Tournament, rounds: int, timeout: float) -> None:
         tournament.refresh_from_db()
         if tournament.state != Tournament.State.RUNNING and tournament.round_set.exists():
             return
-        games = playing_games(tournament)
+        games = arrived_games(tournament)
         for game in games:
             play_out(game, seed)
             seed += 1
@@ -82,7 +82,7 @@ def test_a_swiss_of_16_pairs_over_4_rounds_runs_itself(worker, make_user, client
     pairs = make_pairs(make_user, 16)
     tournament = signed_up(staff, pairs, rounds=4)
     # the beat's sweep starts it and opens round 1: 8 tables
-    wait_for(lambda: len(playing_games(tournament)) == 8, 30, "round 1's eight parties")
+    wait_for(lambda: len(arrived_games(tournament)) == 8, 30, "round 1's eight parties")
     play_rounds(tournament, 4, timeout=600)
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.FINISHED
@@ -116,7 +116,7 @@ def test_the_worker_killed_mid_round_the_sweep_opens_the_next(worker, make_user,
     staff = make_user("arbitre", is_staff=True)
     pairs = make_pairs(make_user, 4)
     tournament = signed_up(staff, pairs, rounds=2)
-    wait_for(lambda: len(playing_games(tournament)) == 2, 30, "round 1's two parties")
+    wait_for(lambda: len(arrived_games(tournament)) == 2, 30, "round 1's two parties")
     worker.stop_worker()  # SIGKILL, mid-round
     # and no task queued by the parties' end: only the beat's sweep can open round 2
     monkeypatch.setattr(services, "schedule_advance", lambda *args, **kwargs: None)
@@ -124,7 +124,7 @@ def test_the_worker_killed_mid_round_the_sweep_opens_the_next(worker, make_user,
         play_out(game, seed)
     assert not Round.objects.filter(tournament=tournament, number=2).exists()
     worker.start_worker()
-    wait_for(lambda: len(playing_games(tournament)) == 2, 30, "round 2 opened by the sweep")
+    wait_for(lambda: len(arrived_games(tournament)) == 2, 30, "round 2 opened by the sweep")
     assert Round.objects.get(tournament=tournament, number=2).opened_at is not None
     assert parties_of(tournament).count() == Table.objects.count() == 4
     # round 2 played out: the sweep ends the tournament (and leaves nothing running behind)
@@ -156,11 +156,11 @@ def test_a_tournoi_eclair_of_8_pairs_runs_itself(worker, make_user):
         for member in pair.members:
             services.check_in(user=member, tournament_id=tournament.pk)
     tournament = start_now(tournament)
-    wait_for(lambda: len(playing_games(tournament)) == 4, 30, "four parties at the start")
+    wait_for(lambda: len(arrived_games(tournament)) == 4, 30, "four parties at the start")
     # each pair freed is paired again at once, by the worker, while the window is open
     for seed, game in enumerate(playing_games(tournament), start=1):
         play_out(game, seed)
-    wait_for(lambda: len(playing_games(tournament)) == 4, 30, "four new parties")
+    wait_for(lambda: len(arrived_games(tournament)) == 4, 30, "four new parties")
     assert Match.objects.filter(tournament=tournament).count() == 8
     # the window ends (its start moved back an hour): the parties in play finish, none starts
     Tournament.objects.filter(pk=tournament.pk).update(

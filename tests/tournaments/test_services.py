@@ -7,19 +7,24 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
+from games.display.dossier import partie_dossier
 from games.models import Game, Table
-from games.services import presence, salle
+from games.services import salle
+from games.services.errors import SalleError
 from pairs.models import Pair
-from tests.games.helpers import run_together
+from tests.games.helpers import leaks_secret, run_together, verify
 from tests.records.helpers import cancel_by_absence, play_out
 from tests.tournaments.helpers import (
+    arrived_games,
     make_pairs,
     parties_of,
     play_all,
     playing_games,
     ready_tournament,
+    seed_of,
 )
 from tournaments import pairing, services
 from tournaments.models import Match, Round, Tournament, TournamentPair
@@ -145,7 +150,7 @@ def test_a_swiss_of_five_pairs_pairs_seats_starts_and_settles_each_round(staff, 
     assert services.advance(tournament_id=tournament.pk, now=tournament.starts_at) == 2
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.RUNNING
-    games = playing_games(tournament)
+    games = arrived_games(tournament)
     assert len(games) == 2
     for game in games:
         seats = {s.number: s.user_id for s in game.seats.all()}
@@ -194,7 +199,7 @@ def test_a_partie_cancelled_by_the_one_minute_rule_is_lost_by_the_absent_pair(st
     pairs = make_pairs(make_user, 2)
     tournament = ready_tournament(staff, pairs, rounds=1)
     services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
-    (game,) = playing_games(tournament)
+    (game,) = arrived_games(tournament)
     cancel_by_absence(game, 3)  # pair_b's partner left and did not come back
     services.advance(tournament_id=tournament.pk)
     match = Match.objects.get(tournament=tournament)
@@ -207,23 +212,102 @@ def test_a_pair_absent_ten_minutes_into_its_round_loses_it(staff, make_user):
     tournament = ready_tournament(staff, pairs, rounds=1)
     start = tournament.starts_at
     services.advance(tournament_id=tournament.pk, now=start)
-    first, second = playing_games(tournament)
-    # at the first table, pair_a's two came (and left: they were there) and pair_b never did
-    for seat in first.seats.filter(number__in=[0, 2]):
-        presence.seat_connect(game_id=first.pk, user=seat.user, channel_name=f"c{seat.pk}")
-    # at the second, everyone came
+    first, second = (mp.table for mp in parties_of(tournament).select_related("table"))
+    # at the first table, pair_a's two arrived and pair_b's partner never did
+    for seat in first.seats.filter(number__in=[0, 1, 2]):
+        services.arrive(user=seat.user, tournament_id=tournament.pk, client_seed="abc")
+    # at the second, everyone arrived: its partie started
     for seat in second.seats.all():
-        presence.seat_connect(game_id=second.pk, user=seat.user, channel_name=f"c{seat.pk}")
+        services.arrive(user=seat.user, tournament_id=tournament.pk, client_seed="abc")
+    assert [g.table_id for g in playing_games(tournament)] == [second.pk]
     services.advance(tournament_id=tournament.pk, now=start + timedelta(minutes=9))
-    assert len(playing_games(tournament)) == 2
+    first.refresh_from_db()
+    assert first.status == Table.Status.OPEN and not parties_of(tournament).filter(ended=True)
     services.advance(tournament_id=tournament.pk, now=start + timedelta(minutes=10))
     first.refresh_from_db()
-    second.refresh_from_db()
-    assert first.status == Game.Status.CANCELLED and second.status == Game.Status.PLAYING
-    assert "absents 10 minutes" in first.end_reason_text
-    match = first.table.tournament_partie.match
+    # not played: the table closed without a game, the absent pair loses
+    assert first.status == Table.Status.CLOSED and not Game.objects.filter(table=first).exists()
+    assert not first.seats.filter(active=True).exists()
+    assert [g.table_id for g in playing_games(tournament)] == [second.pk]
+    partie = first.tournament_partie
+    assert partie.ended and partie.outcome == 0 and "absente 10 minutes" in partie.note
+    match = partie.match
     match.refresh_from_db()
     assert match.done and match.winner == 0
+
+
+def test_the_partie_starts_only_when_its_four_arrived_each_with_their_seed(
+    staff, make_user, client
+):
+    pairs = make_pairs(make_user, 2)
+    tournament = ready_tournament(staff, pairs, rounds=1)
+    services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    table = parties_of(tournament).select_related("table").get().table
+    assert table.status == Table.Status.OPEN
+    seats = list(table.seats.order_by("number").select_related("user"))
+    assert [s.client_seed for s in seats] == [""] * 4  # no seed drawn by the site
+    live_url = reverse("tournaments:live", args=[tournament.pk])
+    # each arrives from the tournament's page: the commitment shown, the seed from the form
+    for index, seat in enumerate(seats):
+        client.force_login(seat.user)
+        live = client.get(live_url).content.decode()
+        assert table.commitment in live and "Je suis là" in live
+        assert not leaks_secret(live, table.server_seed)
+        response = client.post(
+            reverse("tournaments:arrive", args=[tournament.pk]), {"seed": seed_of(seat.user)}
+        )
+        assert response.status_code == 302
+        table.refresh_from_db()
+        if index < 3:
+            assert table.status == Table.Status.OPEN and not Game.objects.filter(table=table)
+            assert f"({index + 1} sur 4)" in client.get(live_url).content.decode()
+            # the host cannot start it, nor anyone leave it, from the salle
+            with pytest.raises(SalleError):
+                salle.table_start(user=seats[0].user, table_id=table.pk)
+            with pytest.raises(SalleError):
+                salle.seat_leave(user=seat.user, table_id=table.pk)
+    # the fourth arrival started it (with the clock) and went straight to the table
+    assert response["Location"] == reverse("games:table", args=[table.pk])
+    game = Game.objects.get(table=table)
+    assert game.status == Game.Status.PLAYING
+    assert game.turn_deadline is not None  # the turn clock runs
+    assert "Votre table est prête : rejoindre la partie" in client.get(live_url).content.decode()
+    record_seeds = game.client_seeds
+    assert record_seeds == [seed_of(s.user) for s in seats]
+    play_out(game, 1)
+    record = partie_dossier(game)
+    assert record["fairness"]["seed_origins"] == ["person"] * 4
+    assert record["fairness"]["client_seeds"] == record_seeds
+    done = verify(record)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "proof: holds" in done.stdout
+
+
+def test_a_player_without_javascript_arrives_with_a_seed_the_site_draws(staff, make_user):
+    pairs = make_pairs(make_user, 2)
+    tournament = ready_tournament(staff, pairs, rounds=1)
+    services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    table = parties_of(tournament).select_related("table").get().table
+    seats = list(table.seats.order_by("number").select_related("user"))
+    services.arrive(user=seats[0].user, tournament_id=tournament.pk, client_seed="")
+    for seat in seats[1:]:
+        services.arrive(user=seat.user, tournament_id=tournament.pk, client_seed=seed_of(seat.user))
+    game = Game.objects.get(table=table)
+    assert game.seed_origins == ["site", "person", "person", "person"]
+    assert len(game.client_seeds[0]) == 32
+    # a second « Je suis là » once it started, or from someone with no table waiting: refused
+    with pytest.raises(services.TournamentError):
+        services.arrive(user=seats[1].user, tournament_id=tournament.pk, client_seed="abc")
+    with pytest.raises(services.TournamentError):
+        services.arrive(user=staff, tournament_id=tournament.pk, client_seed="abc")
+    # a bad seed is a clear refusal, nothing written
+    other = ready_tournament(staff, make_pairs(make_user, 2, prefix="q"), rounds=1, name="Autre")
+    services.advance(tournament_id=other.pk, now=other.starts_at)
+    seat = parties_of(other).get().table.seats.get(number=0)
+    with pytest.raises(SalleError):
+        services.arrive(user=seat.user, tournament_id=other.pk, client_seed="NOT A SEED")
+    seat.refresh_from_db()
+    assert seat.client_seed == ""
 
 
 def test_nobody_came_both_pairs_lose(staff, make_user):
@@ -260,7 +344,7 @@ def test_a_best_of_three_round_opens_parties_until_two_wins(staff, make_user):
     services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
     match = Match.objects.get(tournament=tournament)
     for seed in range(1, 4):
-        games = playing_games(tournament)
+        games = arrived_games(tournament)
         if not games:
             break
         play_out(games[0], seed)
@@ -278,10 +362,10 @@ def test_a_tournoi_eclair_of_eight_pairs(staff, make_user):
     assert services.advance(tournament_id=tournament.pk, now=start) == 4
     entries = {e.pk: e.rating for e in TournamentPair.objects.filter(tournament=tournament)}
     # one table done: its two pairs are paired again at once (with each other: none else free)
-    first = playing_games(tournament)[0]
+    first = arrived_games(tournament)[0]
     play_out(first, 1)
     assert services.advance(tournament_id=tournament.pk, now=start + timedelta(minutes=5)) == 1
-    assert len(playing_games(tournament)) == 4
+    assert len(arrived_games(tournament)) == 4
     # the others end: each freed pair meets the nearest free one, not its last opponent
     play_all(tournament, 10)
     assert services.advance(tournament_id=tournament.pk, now=start + timedelta(minutes=20)) == 4
