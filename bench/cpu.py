@@ -1,14 +1,10 @@
 """`python -m bench.cpu`: web-process CPU time per decision, the figure capacity depends on.
 
-Starts the bench stack (own database, Redis, worker), seats TABLES tables through the site,
-connects their sockets, then for each way of deciding (a POST, the open socket) plays them at a
-steady rate and reads the CPU time of the web processes from /proc: milliseconds of web CPU per
-decision applied, net of the idle CPU of the same sockets measured over the same time. Both ways
-in the same run, so a shared, noisy machine still compares them fairly. With --spectators N,
-the socket way is measured twice, without and with N spectators watching the first table
-(docs/spectators.md): the same run again. --languages compares, the same way, a socket decision
-at tables whose four players read French with tables of four players in four languages (fr, es,
-eu, en: each push rendered in its reader's)."""
+It seats tables on the bench stack, plays each way of deciding (a POST, the open socket) at a
+steady rate and reads the web processes' CPU from /proc, net of the same sockets' idle CPU.
+Every compared way runs in the same run, so a shared, noisy machine still compares them
+fairly: --spectators N (the socket way with N watching the first table, docs/spectators.md),
+--languages (four players in four languages against French only, docs/languages.md)."""
 
 import argparse
 import asyncio

@@ -143,7 +143,7 @@ async def test_four_players_in_four_languages_each_read_only_their_own(full_tabl
         await communicator.disconnect()
     for seat, payloads in seen.items():
         language = LANGUAGES[seat]
-        assert len(payloads) > 50
+        assert len(payloads) > 20  # the deal varies with the seats' seeds: a partie of 2+ hands
         for payload in payloads:
             assert foreign(payload, words[language]) == [], (language, payload)
         with translation.override(language):

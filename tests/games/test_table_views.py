@@ -261,7 +261,8 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     their four history rows in one INSERT, the four players' tallies in one upsert
     (records.services.partie_tally), who played with whom in one INSERT
     (records.services.partie_played_with), and the look for the teams' parejas
-    (pairs.selectors.pairs_at; none here): 18."""
+    (pairs.selectors.pairs_at; none here), and the tournaments' look for the partie's match
+    (tournaments.services.partie_result; none here): 19."""
     game = start_game(full_table, first_mano=0)
     counts = []  # (hand number, queries, finished)
 
@@ -281,4 +282,4 @@ def test_sql_queries_per_decision_are_few_and_do_not_grow(login, cast, full_tabl
     finishing = [n for _, n, finished in counts if finished]
     print(f"\nSQL queries per decision: {sorted(set(ordinary))}, finishing one: {finishing}")
     assert ordinary == [5] + [4] * (len(ordinary) - 1)  # from the first hand to the last
-    assert finishing == [18]
+    assert finishing == [19]
