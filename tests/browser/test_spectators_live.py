@@ -69,9 +69,10 @@ def test_four_players_and_two_spectators(cast, make_user, page_for, start_cast_t
             "button", name=BUTTONS[kind], exact=True
         ).click()
         version = str(state["version"] + 1)
-        game.refresh_from_db()
         for page in (desk, phone):
             expect(page.locator("#watch-version")).to_have_attribute("data-version", version)
+            # read once the page shows the new version: a click is applied after it returns
+            game.refresh_from_db()
             if game.state["status"] == "playing":
                 expect(page.locator("[data-card]")).to_have_count(0)  # not a card before
         if kind == "cut":
