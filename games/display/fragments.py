@@ -157,7 +157,8 @@ def featured_push(game_id: int, *, min_version: int | None = None) -> tuple[str,
         }
         return render_to_string("games/salle.html#featured-live", {"live": live, "oob": True})
 
-    return PUBLIC.kept(("featured", game.pk, game.version, game.status), render), game.version
+    key = ("featured", game.pk, game.version, game.status, translation.get_language())
+    return PUBLIC.kept(key, render), game.version
 
 
 def _pair_forms(user, my_seat) -> dict:
@@ -530,7 +531,9 @@ class PublicRenders:
     """The spectators' render of each game version, kept for the few latest: one render serves
     every spectator socket of a game in this process (games.live.push_fanout), however many
     and whenever each asks. Keyed by what it shows: the version, the status, and the away
-    seats' deadlines (a presence change redraws it, a clock's tick does not)."""
+    seats' deadlines (a presence change redraws it, a clock's tick does not), and the language.
+    A push without a version (a connect, a presence change, an ending) is rendered afresh: its
+    clocks start from now, not from when the version was first rendered."""
 
     def __init__(self, size: int = 512):
         self.size = size
@@ -545,23 +548,21 @@ class PublicRenders:
         if game is None or not game.table.spectators:
             return None
         away = tuple((s.number, s.deadline) for s in game.seats.all() if s.deadline is not None)
-        key = ("table", game.pk, game.version, game.status, away)
-        html = self.kept(
-            key,
-            lambda: (
-                watch_version(game.state["version"], oob=True)
-                + shared_regions.render_regions(
-                    public_context(game), scope=game.pk, names=PUBLIC_REGIONS
-                )
-            ),
-        )
-        return html, game.version
+        key = ("table", game.pk, game.version, game.status, away, translation.get_language())
 
-    def kept(self, key: tuple, render) -> str:
+        def render() -> str:
+            regions = shared_regions.render_regions(
+                public_context(game), scope=game.pk, names=PUBLIC_REGIONS
+            )
+            return watch_version(game.state["version"], oob=True) + regions
+
+        return self.kept(key, render, fresh=min_version is None), game.version
+
+    def kept(self, key: tuple, render, *, fresh: bool = False) -> str:
         """The render kept under `key`, else `render()`'s, kept (two threads missing the same
-        key may both render it: the same text)."""
+        key may both render it: the same text). `fresh`: rendered now whatever is kept."""
         with self._lock:
-            html = self._kept.get(key)
+            html = None if fresh else self._kept.get(key)
             if html is not None:
                 self._kept.move_to_end(key)
                 return html

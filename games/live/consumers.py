@@ -371,7 +371,9 @@ class SalleConsumer(UserSocket):
 
     async def catch_up(self, version: int) -> None:
         if self.featured_id is not None and version > self.rendered_version:
-            pushed = await in_thread(fragments.featured_push)(self.featured_id, min_version=version)
+            pushed = await in_thread(fragments.featured_push, self.language)(
+                self.featured_id, min_version=version
+            )
             await self.deliver(pushed)
 
     async def deliver(self, pushed) -> None:
@@ -450,7 +452,7 @@ class TableConsumer(UserSocket):
         await self.send_watchers()
 
     async def send_watchers(self):
-        html = await asyncio.to_thread(fragments.watchers_fragment, self.game_id)
+        html = await in_thread(fragments.watchers_fragment, self.language)(self.game_id)
         async with self.send_lock:
             if not self.closed:
                 await self.send(text_data=html)
@@ -682,9 +684,13 @@ class WatchConsumer(UserSocket):
             return
         self.refusals += 1
         if self.refusals >= settings.DECISION_REFUSALS_BEFORE_CLOSE:
-            await self.end(TOO_FAST_CLOSE_CODE, str(WATCHING))
+            with translation.override(self.language):
+                reason = str(WATCHING)
+            await self.end(TOO_FAST_CLOSE_CODE, reason)
+        with translation.override(self.language):
+            html = fragments.leave_fragment(redirect_to="", message=WATCHING)
         async with self.send_lock:
-            await self.send(text_data=fragments.leave_fragment(redirect_to="", message=WATCHING))
+            await self.send(text_data=html)
 
     async def heartbeat(self):
         await asyncio.to_thread(
@@ -716,10 +722,11 @@ class WatchConsumer(UserSocket):
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":
-            html = fragments.leave_fragment(
-                redirect_to=reverse("games:salle"),
-                message=fragments.cancelled_message(event.get("reason") or ""),
-            )
+            with translation.override(self.language):
+                html = fragments.leave_fragment(
+                    redirect_to=reverse("games:salle"),
+                    message=fragments.cancelled_message(event.get("reason") or ""),
+                )
             await self.send(text_data=html)
             await self.end(1000)
         else:
@@ -730,9 +737,10 @@ class WatchConsumer(UserSocket):
         says if it cannot be watched)."""
         table_id = event.get("table_id")
         if table_id:
-            html = fragments.leave_fragment(
-                redirect_to=reverse("games:watch", args=[table_id]), message=REVANCHE_STARTED
-            )
+            with translation.override(self.language):
+                html = fragments.leave_fragment(
+                    redirect_to=reverse("games:watch", args=[table_id]), message=REVANCHE_STARTED
+                )
             await self.send(text_data=html)
 
     async def send_table(self, *, min_version: int | None = None):
@@ -741,7 +749,9 @@ class WatchConsumer(UserSocket):
         async with self.send_lock:
             if min_version is not None and min_version <= self.rendered_version:
                 return
-            pushed = await in_thread(fragments.public_push)(self.game_id, min_version=min_version)
+            pushed = await in_thread(fragments.public_push, self.language)(
+                self.game_id, min_version=min_version
+            )
             await self.send_pushed(pushed)
 
     def busy(self) -> bool:

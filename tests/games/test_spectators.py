@@ -228,3 +228,36 @@ async def test_spectator_sockets_count_in_the_users_limit(started_game, eneko, s
     assert await second.receive_nothing(timeout=0.3)
     for communicator in (second, third):
         await communicator.disconnect()
+
+
+async def test_each_spectator_reads_the_public_render_in_their_own_language(
+    started_game, cast, make_user
+):
+    """Spectators in two languages: each push is rendered once per language, not served from
+    whichever language rendered it first."""
+
+    def spectator(name, language):
+        user = make_user(name)
+        user.language = language
+        user.save(update_fields=["language"])
+        return user
+
+    french = await database_sync_to_async(spectator)("mathilde", "fr")
+    spanish = await database_sync_to_async(spectator)("lucia", "es")
+    sockets = {}
+    for user in (french, spanish):
+        communicator, connected = await connect(user, path=watch_path(started_game.table_id))
+        assert connected
+        sockets[user.language] = (communicator, await communicator.receive_from(timeout=5))
+    game = started_game
+    seat, action = await database_sync_to_async(next_move)(game, SeededShuffler(3))
+    await database_sync_to_async(_post)(cast[seat], game, action)
+    game = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    for language, (communicator, first) in sockets.items():
+        pushed = html.unescape(await receive_watch_version(communicator, game.version))
+        for payload in (html.unescape(first), pushed):
+            if language == "fr":
+                assert "Équipe 1" in payload and "Equipo 1" not in payload
+            else:
+                assert "Equipo 1" in payload and "Équipe" not in payload
+        await communicator.disconnect()
