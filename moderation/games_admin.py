@@ -169,6 +169,7 @@ class GameAdmin(ReadOnlyModelAdmin):
     readonly_fields = [
         "players",
         "scores",
+        "end_reason_shown",
         "replay_link",
         "revealed_server_seed",
         "record_link",
@@ -178,7 +179,7 @@ class GameAdmin(ReadOnlyModelAdmin):
         (None, {"fields": ["table", "kings", "status", "players", "scores", "replay_link"]}),
         (
             gettext_lazy("Fin"),
-            {"fields": ["winning_team", "finished_at", "end_reason", "rating_state"]},
+            {"fields": ["winning_team", "finished_at", "end_reason_shown", "rating_state"]},
         ),
         (
             gettext_lazy("Mélange vérifiable"),
@@ -261,6 +262,11 @@ class GameAdmin(ReadOnlyModelAdmin):
     def scores(self, game):
         ours, theirs = (game.state or {}).get("scores", [0, 0])
         return f"{ours} – {theirs}"
+
+    @admin.display(description=gettext_lazy("motif de fin"))
+    def end_reason_shown(self, game):
+        """The stored code and its parameters, as the players read them (the staff's language)."""
+        return game.end_reason_text
 
     @admin.display(description=gettext_lazy("classement"))
     def rating_state(self, game):

@@ -108,6 +108,10 @@ def test_cancel_from_the_admin_ends_the_game_and_records_who_and_why(
     assert set(GameSeat.objects.filter(game=game).values_list("result", flat=True)) == {"cancelled"}
     end = GameAction.objects.filter(game=game).last()
     assert end.kind == "end" and end.payload["by"] == mikel.pk
+    # the game's page says why as a sentence, not the stored code
+    page = login(mikel).get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    shown = page.split("field-end_reason_shown")[1].split("</div>\n</div>")[0]
+    assert "décision de la modération (Comportement abusif)" in shown
     action = StaffAction.objects.get()
     assert (action.kind, action.staff, action.game, action.reason) == (
         "cancel",
