@@ -136,6 +136,11 @@ def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
     for mp in (
         MatchPartie.objects.filter(match__tournament=tournament)
         .select_related("table__game")
+        # what the page shows, not each partie's state, decks and secrets (polled every few s)
+        .only(
+            *("match", "number", "ended", "outcome", "table__status", "table__spectators"),
+            *("table__commitment", "table__game__status"),
+        )
         .order_by("number")
     ):
         parties.setdefault(mp.match_id, []).append(mp)

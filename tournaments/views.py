@@ -36,7 +36,7 @@ def _tournament(request, pk, token=None) -> Tournament:
     return tournament
 
 
-def _context(request, tournament, token):
+def _context(request, tournament, token, *, whole: bool = True):
     page = selectors.tournament_page(tournament, request.user)
     live_url = reverse("tournaments:live", args=[tournament.pk])
     if token:
@@ -47,7 +47,10 @@ def _context(request, tournament, token):
         "token": token or "",
         "live_url": live_url,
         "live_seconds": LIVE_SECONDS,
-        "my_pairs": pair_selectors.player_pairs(request.user) if page.mine is None else [],
+        # the registration form's pairs: the whole page's, never the polled live part's
+        "my_pairs": pair_selectors.player_pairs(request.user)
+        if whole and page.mine is None and tournament.state == Tournament.State.REGISTRATION
+        else [],
         "table_url": reverse("games:table", args=[page.my_table]) if page.my_table else "",
         "check_in_minutes": int(services.check_in_minutes()),
         "no_show_minutes": int(services.no_show_delay().total_seconds() // 60),
@@ -64,7 +67,8 @@ def detail(request, pk, token=None):
 def live(request, pk):
     token = request.GET.get("lien") or None
     tournament = _tournament(request, pk, token)
-    return render(request, "tournaments/detail.html#live", _context(request, tournament, token))
+    context = _context(request, tournament, token, whole=False)
+    return render(request, "tournaments/detail.html#live", context)
 
 
 def _back(tournament, token):

@@ -278,3 +278,14 @@ def test_a_private_tournament_s_token_stays_out_of_the_logs():
     )
     InvitationTokensHidden().filter(record)
     assert record.getMessage() == "Not Found: /tournois/3/lien/.../"
+
+
+def test_the_live_part_polls_only_while_the_tournament_can_change(staff, make_user, client):
+    pairs = make_pairs(make_user, 4)
+    tournament = ready_tournament(staff, pairs, rounds=1)
+    client.force_login(staff)
+    url = tournament.get_absolute_url()
+    assert 'hx-trigger="every' in client.get(url).content.decode()
+    for state in (Tournament.State.FINISHED, Tournament.State.CANCELLED):
+        Tournament.objects.filter(pk=tournament.pk).update(state=state)
+        assert 'hx-trigger="every' not in client.get(url).content.decode()
