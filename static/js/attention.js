@@ -22,43 +22,16 @@
     if (offText) offText.hidden = on;
   }
 
-  // Sounds: a few notes of the Web Audio API, no file. The browser lets audio start only after
-  // a click or a key on the page: the context is made or resumed then.
-  var audio = null;
-  function audioContext() {
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return null;
-    if (!audio) audio = new Context();
-    if (audio.state === "suspended") audio.resume();
-    return audio;
-  }
-  // [frequency Hz, start s, length s]
+  // Sounds (static/js/tunes.js): [frequency Hz, start s, length s]
   var TUNES = {
     turn: [[660, 0, 0.14], [880, 0.16, 0.2]],
     bet: [[523, 0, 0.12], [659, 0.14, 0.12], [784, 0.28, 0.2]],
     ordago: [[392, 0, 0.25], [311, 0.28, 0.25], [262, 0.56, 0.5]],
   };
   function play(cue) {
-    var ctx = audioContext();
-    if (!ctx || !TUNES[cue]) return;
-    TUNES[cue].forEach(function (note) {
-      var start = ctx.currentTime + note[1];
-      var osc = ctx.createOscillator();
-      var gain = ctx.createGain();
-      osc.type = cue === "ordago" ? "triangle" : "sine";
-      osc.frequency.value = note[0];
-      gain.gain.setValueAtTime(0.0001, start);
-      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, start + note[2]);
-      osc.connect(gain);
-      gain.connect(ctx.destination);
-      osc.start(start);
-      osc.stop(start + note[2] + 0.05);
-    });
+    if (TUNES[cue]) window.barajamosTunes.play(TUNES[cue], cue === "ordago" ? "triangle" : "sine");
   }
-  function wake() { if (isOn("sounds")) audioContext(); }
-  document.addEventListener("pointerdown", wake, { once: true });
-  document.addEventListener("keydown", wake, { once: true });
+  window.barajamosTunes.wakeWhen(function () { return isOn("sounds"); });
 
   var sounds = bar.querySelector("[data-sounds]");
   show(sounds, isOn("sounds"));

@@ -27,25 +27,8 @@
     toggle.querySelector("[data-when-on]").hidden = !on;
     toggle.querySelector("[data-when-off]").hidden = on;
   }
-  var audio = null;
   function chime() {
-    var Context = window.AudioContext || window.webkitAudioContext;
-    if (!Context) return;
-    if (!audio) audio = new Context();
-    if (audio.state === "suspended") audio.resume();
-    [[523, 0], [659, 0.15], [784, 0.3]].forEach(function (note) {
-      var start = audio.currentTime + note[1];
-      var osc = audio.createOscillator();
-      var gain = audio.createGain();
-      osc.frequency.value = note[0];
-      gain.gain.setValueAtTime(0.0001, start);
-      gain.gain.exponentialRampToValueAtTime(0.2, start + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.25);
-      osc.connect(gain);
-      gain.connect(audio.destination);
-      osc.start(start);
-      osc.stop(start + 0.3);
-    });
+    window.barajamosTunes.play([[523, 0, 0.25], [659, 0.15, 0.25], [784, 0.3, 0.25]]);
   }
   if (toggle) {
     showToggle();
