@@ -622,7 +622,7 @@ def partie_result(game: Game) -> None:
     pair whose member's absence or clock ended it (both, or neither: both lose it). A won
     partie counts 40 for the winner: the difference is 40 minus the loser's score."""
     mp = (
-        MatchPartie.objects.select_for_update()
+        MatchPartie.objects.select_for_update(of=("self",))
         .filter(table_id=game.table_id)
         .values_list("pk", "ended", "match__tournament_id")
         .first()
