@@ -114,16 +114,15 @@ def _playing_item(game) -> dict:
     names = [name for _user_id, name, _robot in game.players]
     return {
         "table_id": game.table_id,
-        "teams": [join_names_pair(names, 0), join_names_pair(names, 1)],
+        "teams": [table_view.join_names(team_names(names, team)) for team in (0, 1)],
         "scores": game.scores,
         "watch_url": links.url("games:watch", game.table_id),
     }
 
 
-def join_names_pair(names: list[str], team: int) -> str:
-    """The two partners of `team`, « ane et camille »."""
-    partners = [name for seat, name in enumerate(names) if team_of(seat) == team]
-    return _("%(first)s et %(second)s") % {"first": partners[0], "second": partners[1]}
+def team_names(names: list[str], team: int) -> list[str]:
+    """The partners of `team`, in seat order."""
+    return [name for seat, name in enumerate(names) if team_of(seat) == team]
 
 
 def _featured_item(game, ratings: dict) -> dict:
