@@ -465,7 +465,9 @@ class Revanche(models.Model):
     status = models.CharField(
         _("statut"), max_length=8, choices=Status.choices, default=Status.OPEN
     )
-    reason = models.TextField(_("motif"), blank=True, default="")
+    # Why the offer lapsed: {"code": ..., parameters} (games.vocabulary.REVANCHE_LAPSES), shown
+    # in each reader's language; {} while it has not lapsed.
+    reason = models.JSONField(_("motif"), blank=True, default=dict)
     table = models.OneToOneField(
         Table,
         on_delete=models.SET_NULL,
@@ -500,6 +502,11 @@ class Revanche(models.Model):
             "game": self.game_id,
             "status": self.get_status_display(),
         }
+
+    @property
+    def reason_text(self) -> str:
+        """Why the offer lapsed, in the active language ("" if it has not)."""
+        return vocabulary.revanche_lapse_text(self.reason)
 
 
 class PendingShuffle(models.Model):

@@ -132,15 +132,45 @@ def end_reason(code: str, **params: object) -> dict[str, object]:
 def end_reason_text(reason: object) -> str:
     """A stored end reason in the active language ("" for none); a text stored before the
     codes ({"code": "text"}) as it was written."""
+    return coded_text(END_REASONS, reason)
+
+
+def coded_text(words: dict, reason: object) -> str:
+    """`reason` ({"code": ..., parameters}) rendered with its word of `words` in the active
+    language; {"code": "text"} (a text stored before the codes) as it was written."""
     if not isinstance(reason, dict) or not reason:
         return str(reason or "")
     code = reason.get("code")
     if code == "text":
         return str(reason.get("text", ""))
-    word = END_REASONS.get(str(code))
+    word = words.get(str(code))
     if word is None:
         return ""
     return in_language(word) % {k: v for k, v in reason.items() if k != "code"}
+
+
+#: Why a revanche offer lapsed, by the code stored in Revanche.reason ({"code": ..., its
+#: parameters}): shown to the four players, each in their own language.
+REVANCHE_LAPSES = {
+    "expired": _("personne n’a répondu à temps, l’offre a expiré."),
+    "declined": _("%(name)s a décliné la revanche."),
+    "seated_elsewhere": _(
+        "la revanche n’a pas pu commencer : %(name)s est déjà assis à une autre table."
+    ),
+    "suspended": _("la revanche n’a pas pu commencer : le compte de %(name)s est suspendu."),
+    "not_started": _("la revanche n’a pas pu commencer pour %(name)s."),
+}
+
+
+def revanche_lapse(code: str, **params: object) -> dict[str, object]:
+    """What Revanche.reason stores: a code of REVANCHE_LAPSES and its parameters."""
+    assert code in REVANCHE_LAPSES, code
+    return {"code": code, **params}
+
+
+def revanche_lapse_text(reason: object) -> str:
+    """A stored lapse reason in the active language; a text stored before the codes as it was."""
+    return coded_text(REVANCHE_LAPSES, reason)
 
 
 #: The French message of each code the engine raises: exactly games.engine.ILLEGAL_CODES (a

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
+from tournaments import reasons
 
 
 class Tournament(models.Model):
@@ -57,7 +58,8 @@ class Tournament(models.Model):
     state = models.CharField(
         _("état"), max_length=12, choices=State.choices, default=State.REGISTRATION
     )
-    state_reason = models.TextField(_("motif"), blank=True, default="")
+    # why it was cancelled: {"code", parameters} of tournaments.reasons ({} otherwise)
+    state_reason = models.JSONField(_("motif"), blank=True, default=dict)
     created = models.DateTimeField(_("créé le"), auto_now_add=True)
     finished_at = models.DateTimeField(_("fini le"), null=True, blank=True)
 
@@ -95,6 +97,11 @@ class Tournament(models.Model):
         if self.private:
             return reverse("tournaments:private", args=[self.pk, self.link_token])
         return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def state_reason_text(self) -> str:
+        """Why it was cancelled, in the active language ("" if it was not)."""
+        return reasons.state_reason_text(self.state_reason)
 
 
 class TournamentPair(models.Model):
@@ -226,7 +233,9 @@ class MatchPartie(models.Model):
     ended = models.BooleanField(_("finie"), default=False)
     outcome = models.PositiveSmallIntegerField(_("gagnant"), null=True, blank=True)
     diff_a = models.IntegerField(_("différence A"), default=0)
-    note = models.TextField(_("motif"), blank=True, default="")
+    # why it counted without a winner at its table: {"code", parameters} of tournaments.reasons,
+    # or its game's end reason ({} for a partie won at the table)
+    note = models.JSONField(_("motif"), blank=True, default=dict)
 
     class Meta:
         verbose_name = _("partie de tournoi")
@@ -238,3 +247,8 @@ class MatchPartie(models.Model):
 
     def __str__(self):
         return f"{self.match_id} · {self.number}"
+
+    @property
+    def note_text(self) -> str:
+        """Why it counted without a winner at its table, in the active language."""
+        return reasons.partie_note_text(self.note)

@@ -62,6 +62,7 @@ class PartieLink:
     url: str | None
     state: str
     outcome: int | None
+    note: str = ""  # why it counted without a winner at the table (a forfeit, a cancellation)
 
 
 @dataclass
@@ -138,7 +139,8 @@ def tournament_page(tournament: Tournament, user, *, now=None) -> Page:
         .select_related("table__game")
         # what the page shows, not each partie's state, decks and secrets (polled every few s)
         .only(
-            *("match", "number", "ended", "outcome", "table__status", "table__spectators"),
+            *("match", "number", "ended", "outcome", "note", "table__status"),
+            "table__spectators",
             *("table__commitment", "table__game__status"),
         )
         .order_by("number")
@@ -217,7 +219,7 @@ def _line(match: Match, by_pk, parties: list[MatchPartie]) -> MatchLine:
             url = reverse("games:watch", args=[mp.table_id])  # « Regarder » (docs/spectators.md)
         else:
             url = reverse("records:partie", args=[game.pk])
-        links.append(PartieLink(mp.number, url, state, mp.outcome))
+        links.append(PartieLink(mp.number, url, state, mp.outcome, mp.note_text))
     wins = [sum(1 for p in parties if p.outcome == side) for side in (0, 1)]
     return MatchLine(
         a=by_pk[match.pair_a_id].pair.name,

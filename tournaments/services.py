@@ -29,7 +29,7 @@ from games.services.errors import Refused, SalleError
 from pairs.models import Pair
 from records import rating as records_rating
 from records.models import PairRating
-from tournaments import pairing
+from tournaments import pairing, reasons
 from tournaments.models import Match, MatchPartie, Round, Tournament, TournamentPair
 
 log = logging.getLogger(__name__)
@@ -307,7 +307,7 @@ def _start(tournament: Tournament, now) -> None:
     playing = [e for e in entries if e.checked_in and e.pair.status == Pair.Status.ACTIVE]
     if len(playing) < 2:
         tournament.state = Tournament.State.CANCELLED
-        tournament.state_reason = _("Moins de deux parejas ont confirmé leur présence.")
+        tournament.state_reason = reasons.reason("too_few_pairs")
         tournament.finished_at = now
         tournament.save(update_fields=["state", "state_reason", "finished_at"])
         return
@@ -478,7 +478,7 @@ def _open_partie(tournament: Tournament, match: Match, number: int) -> int:
             mp.save(update_fields=["table"])
             return 1
     mp.ended, mp.outcome = True, _winner_if_absent(absent)
-    mp.note = _("Pareja absente à l’ouverture de la table.")
+    mp.note = reasons.reason("absent_at_opening")
     mp.save(update_fields=["ended", "outcome", "note"])
     return 0
 
@@ -508,9 +508,7 @@ def _no_shows(tournament: Tournament, now) -> None:
             continue
         salle.table_close_unstarted(table_id=mp.table_id)
         mp.ended, mp.outcome = True, _winner_if_absent(absent)
-        mp.note = _(
-            "Tournoi : pareja absente %(minutes)d minutes après l’ouverture de la table."
-        ) % {"minutes": settings.TOURNAMENT_NO_SHOW_MINUTES}
+        mp.note = reasons.reason("no_show", minutes=f"{settings.TOURNAMENT_NO_SHOW_MINUTES:g}")
         mp.save(update_fields=["ended", "outcome", "note"])
 
 
@@ -633,7 +631,7 @@ def partie_result(game: Game) -> None:
     if game.status == Game.Status.FINISHED and game.winning_team is not None:
         side = game.winning_team
         diff = max(0, TARGET - int(game.state["scores"][1 - side]))
-        outcome, diff_a, note = side, diff if side == 0 else -diff, ""
+        outcome, diff_a, note = side, diff if side == 0 else -diff, {}
     else:
         blamed = {
             team_of(n) for n in game.seats.filter(abandoned=True).values_list("number", flat=True)
@@ -641,7 +639,7 @@ def partie_result(game: Game) -> None:
         outcome, diff_a, note = (
             _winner_if_absent(blamed) if blamed else None,
             0,
-            game.end_reason_text,
+            game.end_reason,
         )
     MatchPartie.objects.filter(pk=pk).update(ended=True, outcome=outcome, diff_a=diff_a, note=note)
     schedule_advance(tournament_id)

@@ -439,7 +439,7 @@ def revanche_view(game: Game, viewer: int, seats) -> dict:
         return context
     context["commitment"] = offer.commitment
     context["status"] = offer.status
-    context["reason"] = offer.reason
+    context["reason"] = offer.reason_text
     context["host"] = names.get(offer.host_id, "")
     labels = {"yes": _("accepte"), "no": _("décline"), "": _("en attente…")}
     context["rows"] = [

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import ratelimit
-from games import broadcast, engine
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche, SeedOrigin
+from games import broadcast, engine, vocabulary
+from games.models import SEAT_COUNT, Game, GameSeat, Revanche, Seat, SeedOrigin
 from games.services import locks, pending_shuffle, robots, salle
 from games.services.errors import SalleError
 
@@ -83,7 +83,7 @@ def revanche_offer(
         revanche.seats = [seat.user_id for seat in order]
         revanche.robots = robots
         revanche.answers = [YES if n == 0 or n in robots else WAITING for n in range(SEAT_COUNT)]
-        revanche.status, revanche.reason, revanche.table = Revanche.Status.OPEN, "", None
+        revanche.status, revanche.reason, revanche.table = Revanche.Status.OPEN, {}, None
         revanche.expires_at = now + timedelta(seconds=settings.REVANCHE_SECONDS)
         revanche.save()
         broadcast.revanche_changed(game.pk)
@@ -112,14 +112,14 @@ def revanche_answer(
             raise RevancheError(_("Aucune revanche n’est proposée à cette table."))
         expired = revanche.expires_at <= now
         if expired:  # the task or the sweep is on its way: the lapse is saved now all the same
-            _lapse(revanche, game, _("personne n’a répondu à temps, l’offre a expiré."))
+            _lapse(revanche, game, vocabulary.revanche_lapse("expired"))
         elif user.pk not in revanche.seats:
             raise RevancheError(_("Seuls les joueurs de la partie peuvent répondre."))
         elif revanche.answers[revanche.seats.index(user.pk)] != WAITING:
             raise RevancheError(_("Vous avez déjà répondu."))
         elif not accept:
             revanche.answers[revanche.seats.index(user.pk)] = NO
-            _lapse(revanche, game, _("%(name)s a décliné la revanche.") % {"name": user.username})
+            _lapse(revanche, game, vocabulary.revanche_lapse("declined", name=user.username))
         else:
             number = revanche.seats.index(user.pk)
             revanche.answers[number] = YES
@@ -146,7 +146,7 @@ def revanche_lapse_if_due(*, game_id: int | None = None, revanche_id: int | None
             return None
         if revanche.expires_at > now:
             return None
-        _lapse(revanche, revanche.game, _("personne n’a répondu à temps, l’offre a expiré."))
+        _lapse(revanche, revanche.game, vocabulary.revanche_lapse("expired"))
     return revanche
 
 
@@ -181,7 +181,7 @@ def _lock_or_create(game: Game, user, now) -> Revanche:
         return locks.revanche(game.pk)
 
 
-def _lapse(revanche: Revanche, game: Game, reason: str) -> None:
+def _lapse(revanche: Revanche, game: Game, reason: dict) -> None:
     revanche.status, revanche.reason = Revanche.Status.LAPSED, reason
     revanche.save(update_fields=["status", "reason", "answers"])
     broadcast.revanche_changed(game.pk)
@@ -229,15 +229,24 @@ def _start_if_all_accepted(revanche: Revanche, game: Game) -> None:
             current = users[revanche.seats[0]]
             table = salle.table_start(user=current, table_id=table.pk)
     except SalleError as error:
-        reason = _("la revanche n’a pas pu commencer pour %(name)s : %(why)s") % {
-            "name": current.username if current else "?",
-            "why": error.message,
-        }
-        _lapse(revanche, game, reason)
+        log.info("revanche %s not started for user %s: %s", revanche.pk, current, error.message)
+        _lapse(revanche, game, _start_failure(current))
         return
     revanche.status, revanche.table = Revanche.Status.STARTED, table
     revanche.save(update_fields=["status", "table"])
     broadcast.revanche_changed(game.pk, table_id=table.pk)
+
+
+def _start_failure(user) -> dict:
+    """Why the revanche could not start for `user`, as a code every reader reads in their own
+    language (the refusal itself spoke to `user` as « vous »)."""
+    name = user.username if user else "?"
+    users = get_user_model().objects
+    if user is not None and not users.filter(pk=user.pk, is_active=True).exists():
+        return vocabulary.revanche_lapse("suspended", name=name)
+    if user is not None and Seat.objects.filter(user=user, active=True).exists():
+        return vocabulary.revanche_lapse("seated_elsewhere", name=name)
+    return vocabulary.revanche_lapse("not_started", name=name)
 
 
 def _users(user_ids):

@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Game, GameSeat, Revanche, Seat, Table
 from games.services import revanche, salle, sweep
@@ -76,7 +76,8 @@ def test_one_decline_ends_the_offer_for_all(finished_game, cast):
     answer(bixente, finished_game)
     lapsed = answer(camille, finished_game, accept=False)
     assert lapsed.status == Revanche.Status.LAPSED
-    assert lapsed.reason == "camille a décliné la revanche."
+    assert lapsed.reason == {"code": "declined", "name": "camille"}
+    assert lapsed.reason_text == "camille a décliné la revanche."
     with pytest.raises(SalleError, match="Aucune revanche"):
         answer(cast[3], finished_game)
     again = offer(bixente, finished_game)  # a new offer after a lapse
@@ -98,7 +99,7 @@ def test_the_offer_lapses_after_its_time(finished_game, cast, settings):
     assert revanche.revanche_lapse_if_due(game_id=finished_game.pk) is None  # not yet
     assert sweep.sweep(now=later)["revanches_lapsed"] == 1
     made = Revanche.objects.get()
-    assert made.status == Revanche.Status.LAPSED and "expiré" in made.reason
+    assert made.status == Revanche.Status.LAPSED and made.reason == {"code": "expired"}
     assert sweep.sweep(now=later)["revanches_lapsed"] == 0  # idempotent
 
 
@@ -136,7 +137,8 @@ def test_a_player_who_sat_elsewhere_makes_it_lapse_and_nothing_stays(
     tables_before = Table.objects.count()
     lapsed = answer(dani, finished_game)
     assert lapsed.status == Revanche.Status.LAPSED
-    assert "bixente" in lapsed.reason and "déjà assis" in lapsed.reason
+    assert lapsed.reason == {"code": "seated_elsewhere", "name": "bixente"}
+    assert "bixente est déjà assis" in lapsed.reason_text
     assert Table.objects.count() == tables_before  # the new table was rolled back
     assert not Seat.objects.filter(user__in=[ane, camille, dani], active=True).exists()
 
@@ -165,7 +167,7 @@ def test_the_last_accept_races_a_player_leaving_for_another_table(cast, make_use
         assert isinstance(results[1], SalleError)
         assert bixente_seats.get().table_id == made.table_id
     else:
-        assert made.status == Revanche.Status.LAPSED and "bixente" in made.reason
+        assert made.status == Revanche.Status.LAPSED and made.reason["name"] == "bixente"
         assert isinstance(results[1], Seat)
         assert not Seat.objects.filter(user__in=[ane, camille, dani], active=True).exists()
 
@@ -220,3 +222,18 @@ def test_re_offers_after_declines_are_limited(finished_game, cast, login):
     assert "Vous avez déjà proposé plusieurs revanches" in response.content.decode()
     assert Revanche.objects.get(game=finished_game).status == Revanche.Status.LAPSED
     assert offer(bixente, finished_game).status == Revanche.Status.OPEN  # the others may
+
+
+def test_the_lapse_is_read_in_each_readers_language(finished_game, cast):
+    """A Basque player's « Décliner » is read in French, Spanish and English by the others: the
+    offer stores a code, never the decliner's words."""
+    offer(cast[0], finished_game)
+    with translation.override("eu"):
+        lapsed = answer(cast[1], finished_game, accept=False)
+    assert lapsed.reason == {"code": "declined", "name": "bixente"}
+    texts = {}
+    for language in ("fr", "es", "eu", "en"):
+        with translation.override(language):
+            texts[language] = Revanche.objects.get(pk=lapsed.pk).reason_text
+    assert texts["fr"] == "bixente a décliné la revanche."
+    assert len(set(texts.values())) == 4 and all("bixente" in t for t in texts.values())

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.display.dossier import partie_dossier
 from games.models import Game, Table
@@ -128,14 +128,24 @@ def test_a_minimum_completion_rate_is_asked_of_both_members(staff, make_user, ca
         services.register(user=pair.proposer, tournament_id=tournament.pk, pair_id=pair.pk)
 
 
-def test_a_tournament_with_fewer_than_two_pairs_checked_in_is_cancelled(staff, make_user):
+def test_a_tournament_with_fewer_than_two_pairs_checked_in_is_cancelled(
+    staff, make_user, client, settings
+):
     pairs = make_pairs(make_user, 2)
     tournament = ready_tournament(staff, pairs[:1])
     services.register(user=pairs[1].proposer, tournament_id=tournament.pk, pair_id=pairs[1].pk)
     services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
     tournament.refresh_from_db()
     assert tournament.state == Tournament.State.CANCELLED
+    assert tournament.state_reason == {"code": "too_few_pairs"}
     assert not Table.objects.exists()
+    # the sweep wrote a code: each reader reads the reason in their own language
+    client.force_login(pairs[1].partner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    with translation.override("es"):
+        assert str(tournament.state_reason_text) in page
+    assert "Moins de deux parejas" not in page
 
 
 def test_a_swiss_of_five_pairs_pairs_seats_starts_and_settles_each_round(staff, make_user):
@@ -204,7 +214,8 @@ def test_a_partie_cancelled_by_the_one_minute_rule_is_lost_by_the_absent_pair(st
     services.advance(tournament_id=tournament.pk)
     match = Match.objects.get(tournament=tournament)
     assert match.done and match.winner == 0 and (match.points_a, match.points_b) == (1, 0)
-    assert "p" in parties_of(tournament).get().note
+    note = parties_of(tournament).get().note
+    assert note["code"] == "abandoned" and note["name"]  # the game's end reason, a code
 
 
 def test_a_pair_absent_ten_minutes_into_its_round_loses_it(staff, make_user):
@@ -230,7 +241,11 @@ def test_a_pair_absent_ten_minutes_into_its_round_loses_it(staff, make_user):
     assert not first.seats.filter(active=True).exists()
     assert [g.table_id for g in playing_games(tournament)] == [second.pk]
     partie = first.tournament_partie
-    assert partie.ended and partie.outcome == 0 and "absente 10 minutes" in partie.note
+    assert partie.ended and partie.outcome == 0
+    assert partie.note == {"code": "no_show", "minutes": "10"}
+    for language, words in (("fr", "absente 10 minutes"), ("es", "10"), ("en", "10")):
+        with translation.override(language):
+            assert words in partie.note_text
     match = partie.match
     match.refresh_from_db()
     assert match.done and match.winner == 0
