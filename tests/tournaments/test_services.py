@@ -26,7 +26,7 @@ from tests.tournaments.helpers import (
     ready_tournament,
     seed_of,
 )
-from tournaments import pairing, services
+from tournaments import pairing, selectors, services
 from tournaments.models import Match, Round, Tournament, TournamentPair
 
 pytestmark = pytest.mark.django_db
@@ -243,9 +243,17 @@ def test_a_pair_absent_ten_minutes_into_its_round_loses_it(staff, make_user):
     partie = first.tournament_partie
     assert partie.ended and partie.outcome == 0
     assert partie.note == {"code": "no_show", "minutes": "10"}
-    for language, words in (("fr", "absente 10 minutes"), ("es", "10"), ("en", "10")):
+    for language, words in (
+        ("fr", "absente 10 minutes"),
+        ("es", "ausente 10"),
+        ("en", "absent 10"),
+    ):
         with translation.override(language):
             assert words in partie.note_text
+            # the tournament page says why the partie counted: « partie 1 : forfait (…) »
+            page = selectors.tournament_page(tournament, first.host)
+            links = [p for r in page.rounds for m in r.matches for p in m.parties]
+            assert any(link.state == "forfait" and words in link.note for link in links)
     match = partie.match
     match.refresh_from_db()
     assert match.done and match.winner == 0
