@@ -129,6 +129,11 @@ class TournamentPair(models.Model):
     playing = models.BooleanField(_("joue"), default=False)
     # The pair's rating when the tournament started: the pairing's.
     rating = models.IntegerField(_("classement au départ"), default=0)
+    # Its final standing, written once when the tournament finishes, so that a pair's page
+    # reads its tournaments without replaying each one's matches (null before the end).
+    final_rank = models.PositiveSmallIntegerField(_("rang final"), null=True, blank=True)
+    final_points = models.PositiveSmallIntegerField(_("points finaux"), null=True, blank=True)
+    final_field = models.PositiveSmallIntegerField(_("parejas classées"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("pareja inscrite")

@@ -253,18 +253,26 @@ def pair_history(pair, viewer) -> list[HistoryLine]:
         tournament = entry.tournament
         if tournament.private and not visible(tournament, viewer, None):
             continue
-        ratings = dict(tournament.entries.filter(playing=True).values_list("pk", "rating"))
-        rows = pairing.standings(ratings, services.history(tournament))
-        mine = next((r for r in rows if r.pair == entry.pk), None)
+        if entry.final_rank is not None:
+            rank, size, points = entry.final_rank, entry.final_field or 0, entry.final_points or 0
+        else:  # running, or finished before the final standings were kept
+            ratings = dict(tournament.entries.filter(playing=True).values_list("pk", "rating"))
+            rows = pairing.standings(ratings, services.history(tournament))
+            mine = next((r for r in rows if r.pair == entry.pk), None)
+            rank, size, points = (
+                (mine.rank if mine else None),
+                len(rows),
+                (mine.points if mine else 0),
+            )
         lines.append(
             HistoryLine(
                 tournament,
                 # never a private tournament's link (the pair's page is everyone's): its plain
                 # address, which its players and staff open and anyone else finds missing
                 reverse("tournaments:detail", args=[tournament.pk]),
-                mine.rank if mine else None,
-                len(rows),
-                mine.points if mine else 0,
+                rank,
+                size,
+                points,
             )
         )
     return lines

@@ -423,8 +423,17 @@ def no_show_delay() -> timedelta:
 
 
 def _finish(tournament: Tournament, now) -> None:
+    """The tournament is over: its final standings are written on its entries, once."""
     tournament.state, tournament.finished_at = Tournament.State.FINISHED, now
     tournament.save(update_fields=["state", "finished_at"])
+    entries = {e.pk: e for e in tournament.entries.filter(playing=True)}
+    rows = pairing.standings({pk: e.rating for pk, e in entries.items()}, history(tournament))
+    for row in rows:
+        entry = entries[row.pair]
+        entry.final_rank, entry.final_points, entry.final_field = row.rank, row.points, len(rows)
+    TournamentPair.objects.bulk_update(
+        entries.values(), ["final_rank", "final_points", "final_field"]
+    )
 
 
 def _open_partie(tournament: Tournament, match: Match, number: int) -> int:

@@ -289,3 +289,27 @@ def test_the_live_part_polls_only_while_the_tournament_can_change(staff, make_us
     for state in (Tournament.State.FINISHED, Tournament.State.CANCELLED):
         Tournament.objects.filter(pk=tournament.pk).update(state=state)
         assert 'hx-trigger="every' not in client.get(url).content.decode()
+
+
+def test_a_pairs_finished_tournaments_are_read_from_their_final_standings(staff, make_user, client):
+    """A finished tournament's rank is written once at its end: the pair's page reads it
+    without replaying the matches, in as many queries for three tournaments as for one."""
+    pairs = make_pairs(make_user, 2)
+    client.force_login(pairs[0].proposer)
+    url = pairs[0].get_absolute_url()
+    counts = []
+    for number in range(3):
+        tournament = ready_tournament(staff, pairs, rounds=1, name=f"Open {number}")
+        services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+        play_all(tournament, seed=number + 1)
+        services.advance(tournament_id=tournament.pk)
+        tournament.refresh_from_db()
+        assert tournament.state == Tournament.State.FINISHED
+        entry = tournament.entries.get(pair=pairs[0])
+        assert entry.final_field == 2 and entry.final_rank in (1, 2)
+        assert entry.final_points == (1 if entry.final_rank == 1 else 0)
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(url).content.decode()
+        counts.append(len(queries))
+        assert f"{entry.final_rank}ᵉ sur 2" in page and f"Open {number}" in page
+    assert counts[0] == counts[1] == counts[2], counts
