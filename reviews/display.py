@@ -17,7 +17,7 @@ def percent(chance: float) -> int:
     return round(100 * chance)
 
 
-def decision_view(number: int, found: dict[str, Any], kings) -> dict[str, Any]:
+def decision_view(number: int, found: dict[str, Any], kings, players: list[str]) -> dict[str, Any]:
     position = found["position"]
     team = team_of(position["seat"])
     played, advice = analysis.key(found["played"]), analysis.key(found["advice"])
@@ -41,7 +41,11 @@ def decision_view(number: int, found: dict[str, Any], kings) -> dict[str, Any]:
         "cards": [card_view(code, kings) for code in position["cards"]],
         "ours": position["scores"][team],
         "theirs": position["scores"][1 - team],
-        "words": [vocabulary.word_text(w) for w in position["words"] if w["type"] != "declare"],
+        "words": [
+            vocabulary.word_sentence(w, players[w["seat"]])
+            for w in position["words"]
+            if w["type"] != "declare"
+        ],
         "played": action_text(found["played"]),
         "advice": action_text(found["advice"]),
         "agrees": found["agrees"],
@@ -55,8 +59,8 @@ def phase_name(phase: str) -> str:
     return {"mus": _("Mus"), "discard": _("Écart")}.get(phase, phase)
 
 
-def seat_view(data: dict[str, Any], kings) -> dict[str, Any]:
-    rows = [decision_view(i + 1, d, kings) for i, d in enumerate(data["decisions"])]
+def seat_view(data: dict[str, Any], kings, players: list[str]) -> dict[str, Any]:
+    rows = [decision_view(i + 1, d, kings, players) for i, d in enumerate(data["decisions"])]
     summary = data["summary"]
     agreement = summary["agreement"]
     return {

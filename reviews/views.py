@@ -60,7 +60,7 @@ def review(request, game_id):
     }
     data = found.seats.get(str(seat)) if found and found.status == Review.Status.READY else None
     if data is not None:
-        view = display.seat_view(data, game.kings)
+        view = display.seat_view(data, game.kings, players)
         context["view"] = view
         if context["quiz_mode"]:
             context["quiz"] = display.quiz_view(view, _int(request, "n"), _int(request, "choix"))
