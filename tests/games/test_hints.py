@@ -35,9 +35,13 @@ def hint_url(game):
     return reverse("games:hint", args=[game.table_id])
 
 
-def test_a_practice_player_gets_the_robots_advice_and_the_exact_strength(practice, eva, client):
+def test_a_practice_player_gets_the_robots_advice_and_the_exact_strength(
+    practice, eva, client, django_assert_max_num_queries
+):
     client.force_login(eva)
-    answer = client.post(hint_url(practice), HTTP_HX_REQUEST="true")
+    client.get(reverse("games:table", args=[practice.table_id]))
+    with django_assert_max_num_queries(4):  # the session, the user, the game, its seats
+        answer = client.post(hint_url(practice), HTTP_HX_REQUEST="true")
     text = html.unescape(answer.content.decode())
     assert answer.status_code == 200
     assert HINT in text and "bat" in text and "Probabilité qu’aucun adversaire n’ait Jeu" in text
