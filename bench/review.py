@@ -36,15 +36,7 @@ def main() -> None:
         state = robot_partie(seed, 4 if seed % 2 else 8)
         for seats in ({0}, {0, 1, 2, 3}):
             cpu, wall = time.process_time(), time.monotonic()
-            found = review.review_seats(
-                state["kings"],
-                state["first_mano"],
-                state["decks"],
-                state["reshuffles"],
-                state["actions"],
-                seats,
-                samples=args.samples,
-            )
+            found = review.review_seats(state, seats, samples=args.samples)
             cpu, wall = time.process_time() - cpu, time.monotonic() - wall
             count = sum(len(rows) for rows in found.values())
             per_decision.append(cpu / count)

@@ -46,7 +46,6 @@ def review_partie(*, game_id: int) -> bool:
         Review.objects.filter(pk=review.pk).update(
             version=version, status=Review.Status.RUNNING, done=0, total=0, updated=timezone.now()
         )
-    state = game.state
     started = time.process_time()
 
     def progress(done: int, total: int) -> None:
@@ -56,15 +55,7 @@ def review_partie(*, game_id: int) -> bool:
             )
 
     try:
-        found = analysis.review_seats(
-            state["kings"],
-            state["first_mano"],
-            state["decks"],
-            state["reshuffles"],
-            state["actions"],
-            reviewed_seats(game),
-            progress=progress,
-        )
+        found = analysis.review_seats(game.state, reviewed_seats(game), progress=progress)
     except Exception:
         Review.objects.filter(pk=review.pk).update(status=Review.Status.QUEUED)
         raise

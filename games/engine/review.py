@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 
 from .cards import CARD_CODES
 from .hands import JEU, PAIRES, evaluate
-from .machine import apply, new_partie, to_act
+from .machine import _record, apply, new_partie, to_act
 from .observation import observation
 from .robot import DEFAULT_LEVEL, ROBOT_VERSION, robot_action
 from .robot_v1 import observation_seed
@@ -97,18 +97,9 @@ def _lance_logs(obs: Observation, mano: int) -> list[LanceLog]:
     for rec in obs["lances"]:
         eligible = [] if rec["outcome"] == "none" else _eligible(obs, rec["lance"], mano)
         bettor = _last_bettor(obs, rec["lance"])
-        log: LanceLog = {
-            "lance": rec["lance"],
-            "outcome": rec["outcome"],
-            "stake": rec["stake"],
-            "winner_team": rec["winner_team"],
-            "winner_seat": rec["winner_seat"],
-            "deje": rec["deje"],
-            "points": rec["points"],
-            "eligible": eligible,
-            "bettor_team": None if bettor is None else team_of(bettor),
-        }
-        logs.append(log)
+        facts = {k: v for k, v in rec.items() if k not in ("lance", "outcome")}
+        team = None if bettor is None else team_of(bettor)
+        logs.append(_record(rec["lance"], rec["outcome"], eligible, **facts, bettor_team=team))
     return logs
 
 
@@ -284,18 +275,16 @@ def analyse(obs: Observation, played: Action | None = None, samples: int = SAMPL
 # --------------------------------------------------------------------------- a whole partie
 
 
-def decisions(
-    kings: int,
-    first_mano: int,
-    decks: list[list[str]],
-    reshuffles: list[list[str]],
-    actions: list[list[Any]],
-    seats: set[int],
-) -> Iterator[tuple[int, Observation, Action]]:
+def decisions(log: State, seats: set[int]) -> Iterator[tuple[int, Observation, Action]]:
     """``(index in the log, observation, action)`` of each decision of ``seats`` (the deals
-    aside), replaying the recorded log as far as it goes."""
-    state = new_partie(kings=kings, first_mano=first_mano, decks=decks, reshuffles=reshuffles)  # type: ignore[arg-type]
-    for index, (seat, action) in enumerate(actions):
+    aside), replaying the partie's recorded log (its decks and actions) as far as it goes."""
+    state = new_partie(
+        kings=log["kings"],
+        first_mano=log["first_mano"],
+        decks=log["decks"],
+        reshuffles=log["reshuffles"],
+    )
+    for index, (seat, action) in enumerate(log["actions"]):
         if seat in seats and action["type"] != "deal":
             yield index, observation(state, seat), action
         state = apply(state, seat, action)
@@ -310,17 +299,14 @@ def same_decision(a: Action, b: Action) -> bool:
 
 
 def review_seats(
-    kings: int,
-    first_mano: int,
-    decks: list[list[str]],
-    reshuffles: list[list[str]],
-    actions: list[list[Any]],
+    log: State,
     seats: set[int],
     samples: int = SAMPLES,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[int, list[dict[str, Any]]]:
-    """Every decision of ``seats``, analysed: {seat: [decision]} in play order."""
-    todo = list(decisions(kings, first_mano, decks, reshuffles, actions, seats))
+    """Every decision of ``seats`` in the partie ``log``, analysed from that seat's observation
+    alone: {seat: [decision]} in play order."""
+    todo = list(decisions(log, seats))
     out: dict[int, list[dict[str, Any]]] = {s: [] for s in sorted(seats)}
     for done, (index, obs, played) in enumerate(todo):
         found = analyse(obs, played, samples)

@@ -82,9 +82,7 @@ def test_a_review_names_every_decision_of_the_seat_with_its_options():
         state = engine.apply(
             state, seat, engine.robot_action(engine.observation(state, seat)), shuffler=rng
         )
-    found = review.review_seats(
-        4, 0, state["decks"], state["reshuffles"], state["actions"], {1}, samples=2
-    )
+    found = review.review_seats(state, {1}, samples=2)
     mine = [a for s, a in state["actions"] if s == 1 and a["type"] != "deal"]
     assert [d["played"] for d in found[1]] == mine
     for decision in found[1]:
