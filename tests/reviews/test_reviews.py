@@ -3,6 +3,7 @@ again only for a new robot version; only for ended parties (a cancelled one up t
 stopped); its page for the partie's players (their seat) and moderators (any person's seat)."""
 
 import pytest
+from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games.engine import review as analysis
@@ -11,6 +12,7 @@ from reviews import receivers, services
 from reviews.models import Review
 from tests.records.helpers import cancel_by_absence, play_out, start
 from tests.reviews.helpers import SentTasks, moderator
+from tests.sockets import opened
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,6 +80,7 @@ def test_no_review_exists_nor_is_made_for_a_partie_in_play(cast, sent, make_user
         assert client.get(reverse("reviews:progress", args=[game.pk])).status_code == 404
         partie = client.get(reverse("records:partie", args=[game.pk])).content.decode()
         assert reverse("reviews:review", args=[game.pk]) not in partie
+        assert client.get(reverse("games:partie_record", args=[game.pk])).status_code == 404
     client.force_login(make_user("root", is_staff=True, is_superuser=True))
     admin = client.get(reverse("admin:reviews_review_changelist"))
     assert admin.status_code == 200
@@ -132,3 +135,14 @@ def test_only_players_and_moderators_read_a_review(cast, sent, make_user, client
     other = client.get(url, {"place": 3}).content.decode()
     assert "décisions de dani" in other
     assert client.get(url, {"place": "x"}).status_code == 200
+
+
+async def test_the_table_socket_carries_no_review_while_the_partie_is_played(cast, sent):
+    game = await database_sync_to_async(start)(cast)
+    socket = await opened(cast[0], game)
+    await socket.send_json_to({"type": "review", "game": game.pk})
+    await socket.send_json_to({"type": "heartbeat"})
+    assert await socket.receive_nothing(timeout=1)
+    await socket.disconnect()
+    assert not await database_sync_to_async(Review.objects.exists)()
+    assert sent.sent == []
