@@ -81,13 +81,12 @@ def review_wanted(game: Game) -> Review | None:
     if game.status == Game.Status.PLAYING:
         return None
     version = analysis.review_version()
-    review = Review.objects.filter(game=game).first()
-    if review is not None and review.version == version:
+    # get_or_create: two first visits at once make one row (the loser reads the winner's)
+    review, created = Review.objects.get_or_create(game=game, defaults={"version": version})
+    if not created and review.version == version:
         return review
-    if review is None:
-        review = Review.objects.create(game=game, version=version)
-    else:
-        Review.objects.filter(pk=review.pk).update(
+    if not created:
+        Review.objects.filter(pk=review.pk, version=review.version).update(
             version=version, status=Review.Status.QUEUED, done=0, total=0
         )
         review.refresh_from_db()

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from core import ratelimit
-from games import engine
+from games import engine, vocabulary
 from games.engine import hints
 from games.models import Game
 from games.services.errors import GameError, NotSeated
@@ -43,7 +43,7 @@ def practice_hint(*, user, table_id: int) -> dict:
     seats = list(game.seats.all())
     seat = next((s.number for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise NotSeated(str(NOT_PRACTICE))
+        raise NotSeated(str(vocabulary.NOT_SEATED))
     if any(not s.robot for s in seats if s.number != seat):
         raise NotSeated(str(NOT_PRACTICE))
     obs = engine.observation(game.state, seat)
