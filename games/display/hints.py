@@ -1,6 +1,7 @@
 """A practice hint in the reader's language: the robot's suggestion with its one-line reason,
 and the hand's exact strength lance by lance (games.services.hints)."""
 
+import math
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -14,11 +15,16 @@ def pct(share: float) -> int:
     return round(100 * share)
 
 
+def share_beaten(share: float) -> int:
+    """A share of hands beaten, rounded down: 100 % only when no hand is as good."""
+    return math.floor(100 * share + 1e-9)
+
+
 def reason_text(reason: dict[str, Any]) -> str:
     kind = reason["kind"]
     if kind in ("mus", "cut"):
         text = _("votre main est meilleure que %(p)s %% des mains")
-        return text % {"p": pct(reason["percentile"])}
+        return text % {"p": share_beaten(reason["percentile"])}
     if kind == "discard":
         names = ", ".join(vocabulary.card_name(c) for c in reason["kept"])
         return _("il garde %(cards)s : ce qui laisse la meilleure main attendue") % {
@@ -30,7 +36,7 @@ def reason_text(reason: dict[str, Any]) -> str:
         }
     return _("votre main %(at_lance)s bat %(p)s %% des mains") % {
         "at_lance": vocabulary.at_lance(reason["lance"]),
-        "p": pct(reason["beats"]),
+        "p": share_beaten(reason["beats"]),
     }
 
 
@@ -41,17 +47,17 @@ def strength_lines(strength: dict[str, Any], lance_in_play: str | None) -> list[
             continue
         text = _("Votre main %(at_lance)s bat %(p)s %% des mains") % {
             "at_lance": vocabulary.at_lance(lance),
-            "p": pct(share),
+            "p": share_beaten(share),
         }
         if lance in ("paires", "jeu"):
             text = _("Votre main %(at_lance)s bat %(p)s %% des mains qui y jouent") % {
                 "at_lance": vocabulary.at_lance(lance),
-                "p": pct(share),
+                "p": share_beaten(share),
             }
         elif lance == "point":
             text = _("Votre main %(at_lance)s bat %(p)s %% des mains sans Jeu") % {
                 "at_lance": vocabulary.at_lance(lance),
-                "p": pct(share),
+                "p": share_beaten(share),
             }
         lines.append({"text": text, "current": lance == lance_in_play})
     for lance, chance in strength["none_hold"].items():
