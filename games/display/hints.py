@@ -45,20 +45,13 @@ def strength_lines(strength: dict[str, Any], lance_in_play: str | None) -> list[
     for lance, share in strength["beats"].items():
         if share is None:
             continue
-        text = _("Votre main %(at_lance)s bat %(p)s %% des mains") % {
-            "at_lance": vocabulary.at_lance(lance),
-            "p": share_beaten(share),
-        }
         if lance in ("paires", "jeu"):
-            text = _("Votre main %(at_lance)s bat %(p)s %% des mains qui y jouent") % {
-                "at_lance": vocabulary.at_lance(lance),
-                "p": share_beaten(share),
-            }
+            text = _("Votre main %(at_lance)s bat %(p)s %% des mains qui y jouent")
         elif lance == "point":
-            text = _("Votre main %(at_lance)s bat %(p)s %% des mains sans Jeu") % {
-                "at_lance": vocabulary.at_lance(lance),
-                "p": share_beaten(share),
-            }
+            text = _("Votre main %(at_lance)s bat %(p)s %% des mains sans Jeu")
+        else:
+            text = _("Votre main %(at_lance)s bat %(p)s %% des mains")
+        text = text % {"at_lance": vocabulary.at_lance(lance), "p": share_beaten(share)}
         lines.append({"text": text, "current": lance == lance_in_play})
     for lance, chance in strength["none_hold"].items():
         text = _("Probabilité qu’aucun adversaire n’ait %(lance)s : %(p)s %%") % {
