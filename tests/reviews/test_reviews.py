@@ -6,15 +6,22 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
+from games.engine import SeededShuffler
 from games.engine import review as analysis
+from games.engine.random_play import DEFAULT_WEIGHTS
 from games.models import Game
+from games.services import play
 from reviews import receivers, services
 from reviews.models import Review
+from tests.games.helpers import next_move
 from tests.records.helpers import cancel_by_absence, play_out, start
 from tests.reviews.helpers import SentTasks, moderator
 from tests.sockets import opened
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+#: no órdago: a partie still in play after a dozen decisions
+CALM = dict(DEFAULT_WEIGHTS, ordago=0, ordago_vote=0, mus=90)
 
 
 @pytest.fixture
@@ -64,10 +71,25 @@ def test_a_new_robot_version_makes_the_review_again(cast, sent, monkeypatch, cli
 
 def test_a_cancelled_partie_is_reviewed_up_to_where_it_stopped(cast, sent):
     game = start(cast)
+    rng = SeededShuffler(8)
+    for _ in range(12):
+        seat, action = next_move(game, rng, CALM)
+        play.game_apply_action(
+            user=cast[seat], game_id=game.pk, version=game.version, action=action
+        )
+        game.refresh_from_db()
     game = cancel_by_absence(game, seat=2)
+    assert game.status == Game.Status.CANCELLED
     assert services.review_partie(game_id=game.pk)
     found = Review.objects.get(game=game)
-    assert found.total == sum(1 for _s, a in game.state["actions"] if a["type"] != "deal")
+    played = [a for _s, a in game.state["actions"] if a["type"] != "deal"]
+    assert found.total == len(played) >= 10  # the deals aside
+    assert [d["played"] for s in "0123" for d in found.seats[s]["decisions"]] == [
+        a
+        for s in range(4)
+        for seat, a in game.state["actions"]
+        if seat == s and a["type"] != "deal"
+    ]
 
 
 def test_no_review_exists_nor_is_made_for_a_partie_in_play(cast, sent, make_user, client):
