@@ -16,6 +16,7 @@ urlpatterns = [
     path("salle/entrainement/", views.practice_table, name="practice_table"),
     path("tables/<int:table_id>/", views.table, name="table"),
     path("tables/<int:table_id>/jouer/", views.act, name="act"),
+    path("tables/<int:table_id>/conseil/", views.hint, name="hint"),
     path("tables/<int:table_id>/regarder/", views.watch, name="watch"),
     path("parties/<int:game_id>/dossier.json", views.partie_dossier, name="partie_record"),
     path("melange-verifiable/", views.fair_shuffle, name="fair_shuffle"),

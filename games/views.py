@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from core.client_ip import client_ip
 from core.permissions import can_moderate
-from games import decisions, forms, selectors, signals
+from games import decisions, forms, hinting, selectors, signals
 from games.display import dossier, fairness_view, fragments
 from games.display.fragments import salle_context
 from games.live import socket_counts
@@ -236,6 +236,14 @@ def act(request, table_id):
     except Refused as error:
         messages.error(request, error.message)
     return redirect("games:table", table_id=table_id)
+
+
+@require_POST
+def hint(request, table_id):
+    """« Conseil » at a practice table (games.services.hints): the hint box, or the refusal in
+    its place with the refusal's status (403 at a table with another person, 429 too many)."""
+    status, html = hinting.hint_answer(request.user, table_id)
+    return HttpResponse(html, status=status)
 
 
 def _act(request, service, *, opening=False, **kwargs):

@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "moderation",
     "records.apps.RecordsConfig",
     "tournaments.apps.TournamentsConfig",
+    "reviews.apps.ReviewsConfig",
 ]
 
 MIDDLEWARE = [

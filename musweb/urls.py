@@ -70,5 +70,6 @@ urlpatterns = [
     path("", include("pairs.urls")),
     path("", include("records.urls")),
     path("", include("tournaments.urls")),
+    path("", include("reviews.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -17,6 +17,7 @@ PACKAGES = (
     "pairs",
     "records",
     "tournaments",
+    "reviews",
     "moderation",
     "accounts",
     "musweb",

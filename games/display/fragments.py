@@ -374,6 +374,7 @@ def table_context(
         refusal=refusal,
     )
     context = table_view.table_context(facts, page)
+    context["hint_url"] = shared["hint_url"]
     context["heartbeat_ms"] = heartbeat_ms()
     context["fairness"] = shared["fairness"]
     if game.status != Game.Status.PLAYING:
@@ -408,6 +409,7 @@ def _version_parts(game: Game) -> dict:
         # a robot seat: its level's label (True for one from before the levels)
         "robots": [(s.get_robot_level_display() or True) if s.robot else False for s in seats],
         "action_url": links.url("games:act", game.table_id),
+        "hint_url": links.url("games:hint", game.table_id),
         "salle_url": links.url("games:salle"),
         "ws_url": table_socket_url(game.table_id),
         "fairness": fairness_view.game_fairness(game, players),

@@ -636,6 +636,10 @@ def _build_table(facts: TableFacts) -> View:
     mine = clocks[viewer] if seat is not None else None
     running = mine if mine is not None and mine["running"] else None
     panel = build_panel(observation, players, viewer, turn, host_seat)
+    robots = facts.robots or [False] * 4
+    # a practice table: every other seat a robot, so hints help nobody against a person
+    panel["practice"] = seat is not None and all(robots[s] for s in range(4) if s != seat)
+    panel["help"] = help_lines(observation)
     panel["clock"] = running if panel["active"] else None
     panel["clock_note"] = (
         my_clock_note(facts.game_clock, observation, seat, misses) if seat is not None else ""
@@ -687,6 +691,41 @@ def _build_table(facts: TableFacts) -> View:
             f"words {sorted(by_clock)}", lambda: word_sentences(observation, players, by_clock)
         ),
     }
+
+
+HELP_LINES: dict[str, str] = {
+    "mus": gettext_lazy(
+        "Mus : demandez mus pour changer des cartes, ou coupez pour jouer la main."
+    ),
+    "discard": gettext_lazy(
+        "Écart : choisissez les cartes à changer ; personne ne saura lesquelles."
+    ),
+    "grand": gettext_lazy("Grand : les plus hautes cartes gagnent (les rois d’abord)."),
+    "petit": gettext_lazy("Petit : les plus basses cartes gagnent (les as d’abord)."),
+    "paires": gettext_lazy(
+        "Paires : seuls ceux qui ont une paire jouent ; duples, puis medias, puis par."
+    ),
+    "jeu": gettext_lazy(
+        "Jeu : 31 points ou plus ; 31 est le meilleur, puis 32, 40, 37… jusqu’à 33."
+    ),
+    "point": gettext_lazy("Point : sans Jeu, le plus près de 30 gagne."),
+}
+FIRST_HAND_MANO = gettext_lazy(
+    "Première main : celui qui coupe devient mano — il parle en premier à chaque lance et gagne "
+    "les égalités."
+)
+
+
+def help_lines(observation: Observation) -> list[str]:
+    """The « Aide » lines of the panel: the lance (or phase) in play, and in the first hand
+    before anyone cut, who becomes the mano."""
+    lines = []
+    key = observation["lance"] or observation["phase"]
+    if key in HELP_LINES:
+        lines.append(str(HELP_LINES[key]))
+    if observation["hand_number"] == 1 and observation["mano"] is None:
+        lines.append(str(FIRST_HAND_MANO))
+    return lines
 
 
 def table_context(facts: TableFacts, page: TablePage) -> View:

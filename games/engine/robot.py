@@ -20,6 +20,10 @@ from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
 from .types import TARGET, Action, ActionType, LegalAction, Observation, team_of
 
+#: Names the robots' decisions: bumped whenever any level may decide differently, so what was
+#: computed from them (the reviews of docs/review.md) is computed again.
+ROBOT_VERSION = "31.1"
+
 Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
 DEFAULT_LEVEL: Level = "expert"

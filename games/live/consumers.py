@@ -27,7 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from core import ratelimit, translations
-from games import broadcast, decisions, selectors, signals
+from games import broadcast, decisions, hinting, selectors, signals
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
 from games.live import push_fanout, sessions_watch, socket_counts
@@ -469,6 +469,8 @@ class TableConsumer(UserSocket):
     async def on_message(self, message: dict):
         if message.get("type") == "decide":
             await self.decide(message)
+        elif message.get("type") == "hint":
+            await self.hint()
         else:
             await super().on_message(message)
 
@@ -508,6 +510,16 @@ class TableConsumer(UserSocket):
             if committed:  # even if its render failed: the other sockets are pushed anyway
                 pushes = answer.pushes if answer is not None else {}
                 await FANOUT.decided(self.game_id, committed[0], pushes)
+
+    async def hint(self):
+        """« Conseil » asked up the socket: answered as its POST is (games.hinting:
+        refused at any table with another person)."""
+        if self.closed or self.game_id is None:
+            return
+        html = await in_thread(hinting.hint_html, self.language)(self.scope["user"], self.table_id)
+        async with self.send_lock:
+            if not self.closed:
+                await self.send(text_data=html)
 
     def socket_too_fast(self) -> bool:
         """Count one decision of this socket (a fixed one-second window, in memory: no hop for

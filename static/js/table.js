@@ -28,6 +28,12 @@
     var form = event.detail.elt;
     if (!socket) return;  // known open between htmx:wsOpen and htmx:wsClose
     if (!form || form.tagName !== "FORM") return;
+    // « Conseil » (a practice table): asked up the socket too, answered with the hint box.
+    if (form.hasAttribute("data-hint") && event.detail.verb === "post") {
+      event.preventDefault();
+      socket.sendImmediately(JSON.stringify({ type: "hint" }), form);
+      return;
+    }
     // Only the decisions (the forms posting to the table's act URL) go up the socket: the
     // revanche's and any other form keep their own endpoint.
     var table = form.closest("#mus-table");

@@ -1,0 +1,52 @@
+"""`python -m bench.review`: the CPU a partie's review costs the worker (docs/review.md).
+
+Robots play parties with the engine alone; each is then reviewed as the worker reviews it, for
+one person's seat (a practice partie) and for four (a partie of four people), with the
+analysis' own sample count. It prints, per partie, the decisions analysed and the CPU and wall
+time, then the mean cost of one decision: the review of any partie is that times its count."""
+
+import argparse
+import statistics
+import time
+
+from games import engine
+from games.engine import review
+from games.engine.robot import build_tables
+from games.engine.shuffle import SeededShuffler
+
+
+def robot_partie(seed: int, kings: int) -> engine.State:
+    rng = SeededShuffler(seed)
+    state = engine.new_partie(kings=kings, first_mano=seed % 4, shuffler=rng)
+    while state["status"] != "finished":
+        seat = engine.to_act(state)[0]
+        action = engine.robot_action(engine.observation(state, seat))
+        state = engine.apply(state, seat, action, shuffler=rng)
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--parties", type=int, default=6)
+    parser.add_argument("--samples", type=int, default=review.SAMPLES)
+    args = parser.parse_args()
+    build_tables()
+    per_decision = []
+    for seed in range(1, args.parties + 1):
+        state = robot_partie(seed, 4 if seed % 2 else 8)
+        for seats in ({0}, {0, 1, 2, 3}):
+            cpu, wall = time.process_time(), time.monotonic()
+            found = review.review_seats(state, seats, samples=args.samples)
+            cpu, wall = time.process_time() - cpu, time.monotonic() - wall
+            count = sum(len(rows) for rows in found.values())
+            per_decision.append(cpu / count)
+            print(
+                f"partie {seed}: {state['hand_number']} hands, seats {sorted(seats)}: "
+                f"{count} decisions, cpu {cpu:.1f} s, wall {wall:.1f} s"
+            )
+    mean = statistics.mean(per_decision)
+    print(f"samples={args.samples} cpu_per_decision_ms={1000 * mean:.0f}")
+
+
+if __name__ == "__main__":
+    main()

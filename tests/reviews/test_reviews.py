@@ -1,0 +1,170 @@
+"""The review of a partie: queued when the partie ends, made once by the worker's service,
+again only for a new robot version; only for ended parties (a cancelled one up to where it
+stopped); its page for the partie's players (their seat) and moderators (any person's seat)."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+
+from games.engine import SeededShuffler
+from games.engine import review as analysis
+from games.engine.random_play import DEFAULT_WEIGHTS
+from games.models import Game
+from games.services import play
+from reviews import receivers, services
+from reviews.models import Review
+from tests.games.helpers import next_move
+from tests.records.helpers import cancel_by_absence, play_out, start
+from tests.reviews.helpers import SentTasks, moderator
+from tests.sockets import opened
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: no órdago: a partie still in play after a dozen decisions
+CALM = dict(DEFAULT_WEIGHTS, ordago=0, ordago_vote=0, mus=90)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    tasks = SentTasks()
+    monkeypatch.setattr(receivers, "current_app", tasks)
+    return tasks
+
+
+@pytest.fixture(autouse=True)
+def few_samples(monkeypatch):
+    real = analysis.review_seats
+
+    def quick(*args, **kwargs):
+        kwargs["samples"] = 2
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "review_seats", quick)
+
+
+def test_the_end_of_a_partie_queues_its_review_which_is_made_once(cast, sent):
+    game = play_out(start(cast), seed=5)
+    assert game.status == Game.Status.FINISHED
+    assert sent.sent == [(receivers.REVIEW_TASK, (game.pk,))]
+    assert services.review_partie(game_id=game.pk)
+    found = Review.objects.get(game=game)
+    assert found.status == Review.Status.READY
+    assert found.version == analysis.review_version()
+    played = [a for s, a in game.state["actions"] if a["type"] != "deal"]
+    assert found.total == len(played) == found.done
+    assert set(found.seats) == {"0", "1", "2", "3"}
+    assert not services.review_partie(game_id=game.pk)  # never made twice
+
+
+def test_a_new_robot_version_makes_the_review_again(cast, sent, monkeypatch, client):
+    game = play_out(start(cast), seed=5)
+    services.review_partie(game_id=game.pk)
+    monkeypatch.setattr(analysis, "ROBOT_VERSION", "next")
+    client.force_login(cast[0])
+    page = client.get(reverse("reviews:review", args=[game.pk])).content.decode()
+    assert 'hx-trigger="every' in page  # the page waits for the new review
+    assert Review.objects.get(game=game).status == Review.Status.QUEUED
+    assert sent.sent[-1] == (receivers.REVIEW_TASK, (game.pk,))
+    assert services.review_partie(game_id=game.pk)
+    assert Review.objects.get(game=game).version.startswith("next/")
+
+
+def test_a_cancelled_partie_is_reviewed_up_to_where_it_stopped(cast, sent):
+    game = start(cast)
+    rng = SeededShuffler(8)
+    for _ in range(12):
+        seat, action = next_move(game, rng, CALM)
+        play.game_apply_action(
+            user=cast[seat], game_id=game.pk, version=game.version, action=action
+        )
+        game.refresh_from_db()
+    game = cancel_by_absence(game, seat=2)
+    assert game.status == Game.Status.CANCELLED
+    assert services.review_partie(game_id=game.pk)
+    found = Review.objects.get(game=game)
+    played = [a for _s, a in game.state["actions"] if a["type"] != "deal"]
+    assert found.total == len(played) >= 10  # the deals aside
+    assert [d["played"] for s in "0123" for d in found.seats[s]["decisions"]] == [
+        a
+        for s in range(4)
+        for seat, a in game.state["actions"]
+        if seat == s and a["type"] != "deal"
+    ]
+
+
+def test_no_review_exists_nor_is_made_for_a_partie_in_play(cast, sent, make_user, client):
+    game = start(cast)
+    assert not services.review_partie(game_id=game.pk)
+    assert services.review_wanted(game) is None
+    for reader in (cast[0], moderator(make_user)):
+        client.force_login(reader)
+        assert client.get(reverse("reviews:review", args=[game.pk])).status_code == 404
+        assert client.get(reverse("reviews:progress", args=[game.pk])).status_code == 404
+        partie = client.get(reverse("records:partie", args=[game.pk])).content.decode()
+        assert reverse("reviews:review", args=[game.pk]) not in partie
+        assert client.get(reverse("games:partie_record", args=[game.pk])).status_code == 404
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    admin = client.get(reverse("admin:reviews_review_changelist"))
+    assert admin.status_code == 200
+    assert "/admin/reviews/review/" in admin.content.decode()
+    assert f"Revue de la partie {game.pk}" not in admin.content.decode()
+    assert not Review.objects.exists()
+    assert sent.sent == []
+
+
+def test_the_page_shows_progress_then_the_review_of_the_readers_seat(cast, sent, client):
+    game = play_out(start(cast), seed=5)
+    client.force_login(cast[1])
+    url = reverse("reviews:review", args=[game.pk])
+    waiting = client.get(url).content.decode()
+    assert 'hx-trigger="every' in waiting
+    poll = client.get(reverse("reviews:progress", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert poll.status_code == 200 and "HX-Refresh" not in poll
+    services.review_partie(game_id=game.pk)
+    poll = client.get(reverse("reviews:progress", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert poll["HX-Refresh"] == "true"
+    page = client.get(url).content.decode()
+    assert 'hx-trigger="every' not in page
+    assert "Vos 3 décisions les plus coûteuses" in page or "joué comme le robot" in page
+    assert "donnes simulées" in page
+    mine = sum(1 for s, a in game.state["actions"] if s == 1 and a["type"] != "deal")
+    assert page.count('class="review-decision') >= mine
+
+
+def test_trouvez_mieux_asks_before_it_answers(cast, sent, client):
+    game = play_out(start(cast), seed=5)
+    services.review_partie(game_id=game.pk)
+    client.force_login(cast[0])
+    url = reverse("reviews:review", args=[game.pk])
+    asked = client.get(url, {"mode": "trouvez", "n": 1}).content.decode()
+    assert "Que jouez-vous" in asked
+    assert "Le robot :" not in asked and "Chance estimée" not in asked
+    answered = client.get(url, {"mode": "trouvez", "n": 1, "choix": 0}).content.decode()
+    assert "Le robot joue" in answered and "Chance estimée" in answered
+
+
+def test_only_players_and_moderators_read_a_review(cast, sent, make_user, client):
+    game = play_out(start(cast), seed=5)
+    services.review_partie(game_id=game.pk)
+    url = reverse("reviews:review", args=[game.pk])
+    client.force_login(make_user("eve"))
+    assert client.get(url).status_code == 404
+    assert client.get(reverse("reviews:review", args=[game.pk + 999])).status_code == 404
+    client.force_login(cast[0])
+    own = client.get(url, {"place": 3}).content.decode()
+    assert "décisions de ane" in own  # a player reads their own seat, whatever ?place says
+    client.force_login(moderator(make_user))
+    other = client.get(url, {"place": 3}).content.decode()
+    assert "décisions de dani" in other
+    assert client.get(url, {"place": "x"}).status_code == 200
+
+
+async def test_the_table_socket_carries_no_review_while_the_partie_is_played(cast, sent):
+    game = await database_sync_to_async(start)(cast)
+    socket = await opened(cast[0], game)
+    await socket.send_json_to({"type": "review", "game": game.pk})
+    await socket.send_json_to({"type": "heartbeat"})
+    assert await socket.receive_nothing(timeout=1)
+    await socket.disconnect()
+    assert not await database_sync_to_async(Review.objects.exists)()
+    assert sent.sent == []
