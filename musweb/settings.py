@@ -311,8 +311,12 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# One queue for everything; tests give each run its own (CELERY_QUEUE) on the shared Redis.
+# One queue for the game's tasks; tests give each run its own (CELERY_QUEUE) on the shared
+# Redis. The robot's reviews (seconds of CPU each) have their own queue and worker (Procfile's
+# `reviewer`, niced), so robots, clocks and tournaments never wait behind a review.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+REVIEW_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-reviews"
+CELERY_TASK_ROUTES = {"reviews.tasks.review_partie": {"queue": REVIEW_QUEUE}}
 
 # Presence and abandonment (games.services.presence, games.services.deadlines, games.tasks),
 # all overridable from the environment (tests use short ones). A seat whose last table socket

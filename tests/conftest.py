@@ -49,16 +49,21 @@ def pytest_configure(config):
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     app.conf.task_default_queue = CELERY_QUEUE
+    # The reviews' queue is this run's too (no worker of a running site takes the tests' tasks).
+    settings.REVIEW_QUEUE = f"{CELERY_QUEUE}-reviews"
+    settings.CELERY_TASK_ROUTES = {"reviews.tasks.review_partie": {"queue": settings.REVIEW_QUEUE}}
+    app.conf.task_routes = settings.CELERY_TASK_ROUTES
 
 
 def pytest_unconfigure(config):
-    """Drop the run's queue (tasks scheduled by sockets with no worker to run them)."""
+    """Drop the run's queues (tasks scheduled by sockets with no worker to run them)."""
     import redis
     from django.conf import settings
 
     try:
         client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=2)
-        client.delete(CELERY_QUEUE, f"_kombu.binding.{CELERY_QUEUE}")
+        for queue in (CELERY_QUEUE, f"{CELERY_QUEUE}-reviews"):
+            client.delete(queue, f"_kombu.binding.{queue}")
     except redis.RedisError:
         pass
 

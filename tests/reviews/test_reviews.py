@@ -168,3 +168,17 @@ async def test_the_table_socket_carries_no_review_while_the_partie_is_played(cas
     await socket.disconnect()
     assert not await database_sync_to_async(Review.objects.exists)()
     assert sent.sent == []
+
+
+def test_reviews_go_to_their_own_queue_so_robots_and_clocks_never_wait_behind_one(settings):
+    """A review is seconds of CPU: its queue is not the game's, whose worker moves the robots,
+    runs the clocks and the tournaments (Procfile: `worker` and a niced `reviewer`)."""
+    from musweb.celery import app
+
+    def queue_of(name):
+        return app.amqp.router.route({}, name)["queue"].name
+
+    assert queue_of(receivers.REVIEW_TASK) == settings.REVIEW_QUEUE
+    assert settings.REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    for name in ("games.tasks.robot_play", "games.tasks.sweep", "tournaments.tasks.advance"):
+        assert queue_of(name) == app.conf.task_default_queue
