@@ -14,10 +14,12 @@ from typing import Literal
 
 from .cards import CARD_CODES, CARD_RANK, effective_rank
 from .errors import IllegalAction
-from .robot_abstraction import LANCES, RAISE_BY, TREE, bucket, lance_percentiles, node_of
+from .robot_abstraction import LANCES, RAISE_BY, TREE, lance_percentiles, node_of, strength
 from .robot_abstraction import context as score_context
+from .robot_reading import holds_everything
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
+from .solve import partie_chance
 from .types import TARGET, Action, ActionType, LegalAction, Observation, team_of
 
 Level = Literal["expert", "confirme", "debutant"]
@@ -129,7 +131,10 @@ def betting_decision(
     ctx = 0
     if level == "expert":
         ctx = score_context(ours, theirs) if actor == 0 else score_context(theirs, ours)
-    mine = bucket(obs, seat, hand_key(cards), BUCKETS[level])
+    ours_strength = strength(obs, seat, hand_key(cards))
+    if level == "expert" and node in ("", "p") and holds_everything(obs, seat):
+        return _concrete(_value_bet(ours_strength, ours, theirs), betting["stake"], legal)
+    mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
     probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
     choice = actions[probs.index(max(probs))]  # were rounding to leave u past the last share
@@ -141,6 +146,20 @@ def betting_decision(
     if choice == "f" and _refusal_loses(obs, seat):
         choice = "c"  # a refusal would hand them the partie: holding can only do better
     return _concrete(choice, betting["stake"], legal)
+
+
+#: against a team that holds every bet: the opening bet per team strength (strongest first)
+VALUE_BETS = ((0.85, "b10"), (0.7, "b5"), (0.55, "b2"))
+#: ... and an órdago from this strength, unless the partie is nearly won anyway
+VALUE_ORDAGO = 0.95
+
+
+def _value_bet(mine: float, ours: int, theirs: int) -> str:
+    """The opening against a team that holds every bet: no bluff, a bet as large as the hand
+    (:data:`VALUE_BETS`), an órdago with a near-certain one unless the partie is nearly won."""
+    if mine >= VALUE_ORDAGO and partie_chance(ours, theirs) < 0.9:
+        return "o"
+    return next((bet for low, bet in VALUE_BETS if mine >= low), "p")
 
 
 def _refusal_loses(obs: Observation, seat: int) -> bool:
