@@ -16,7 +16,7 @@ from .cards import CARD_CODES, CARD_RANK, effective_rank
 from .errors import IllegalAction
 from .robot_abstraction import LANCES, RAISE_BY, TREE, lance_percentiles, node_of, strength
 from .robot_abstraction import context as score_context
-from .robot_reading import holds_everything
+from .robot_reading import holds_everything, throws_ordagos
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
 from .solve import partie_chance
@@ -134,6 +134,11 @@ def betting_decision(
     ours_strength = strength(obs, seat, hand_key(cards))
     if level == "expert" and node in ("", "p") and holds_everything(obs, seat):
         return _concrete(_value_bet(ours_strength, ours, theirs), betting["stake"], legal)
+    if level == "expert" and throws_ordagos(obs, seat):
+        if ours_strength >= RECKLESS_ORDAGO and "o" in actions:
+            return _concrete("o", betting["stake"], legal)
+        if node in ("", "p"):  # a bluff would meet an órdago half the time
+            return _concrete("b2" if ours_strength >= SAFE_BET else "p", betting["stake"], legal)
     mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
     probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
@@ -152,6 +157,11 @@ def betting_decision(
 VALUE_BETS = ((0.85, "b10"), (0.7, "b5"), (0.55, "b2"))
 #: ... and an órdago from this strength, unless the partie is nearly won anyway
 VALUE_ORDAGO = 0.95
+#: against a team that throws órdagos at random: bet 2 from this strength, else pass
+SAFE_BET = 0.8
+#: ... and throw an órdago (or answer a bet with one) from this strength: even held by half,
+#: it wins more often than the partie would be won by points
+RECKLESS_ORDAGO = 0.9
 
 
 def _value_bet(mine: float, ours: int, theirs: int) -> str:

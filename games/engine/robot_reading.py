@@ -1,16 +1,19 @@
 """What the robot reads of the other team in the partie so far (docs/robots.md, « Reading »).
 
-The solved game assumes a sound opponent, who refuses a bet it cannot win. A partie's public
-history says when the other team does not: the lances' outcomes show whether it ever refused a
-bet. Against a team that holds every bet a bluff only loses, and a strong hand may bet more, so
-the robot then bets for value only. Only the seat's observation is read: what any player at the
-table has seen.
+The solved game assumes a sound opponent, who refuses a bet it cannot win and keeps the órdago
+for a strong hand or a lost cause. A partie's public history says when the other team does not:
+whether it ever refused a bet, how many órdagos it threw. Against a team that holds every bet a
+bluff only loses; against one that throws órdagos at random a bluff meets one half the time,
+and a strong hand does better throwing its own. Only the seat's observation is read.
 """
 
 from __future__ import annotations
 
+from .robot_abstraction import ORDAGO_LIKE
 from .types import Observation, team_of
 
+#: a team is read as throwing órdagos at random once it threw this many, one a hand or more
+RECKLESS_ORDAGOS = 2
 #: a team is read as holding every bet once this many lances were held and it refused none
 CALLING_HELD = 3
 
@@ -30,3 +33,31 @@ def holds_everything(obs: Observation, seat: int) -> bool:
         if team_of(word["seat"]) == them and word["type"] == "refuse":
             refused_by_them += 1
     return refused_by_them == 0 and held >= CALLING_HELD
+
+
+def throws_ordagos(obs: Observation, seat: int) -> bool:
+    """Whether the other team throws órdagos (or bets of :data:`ORDAGO_LIKE` and more) at a
+    rate no sound player does: at least :data:`RECKLESS_ORDAGOS`, and one a hand or more (the
+    ones we refused in past hands, and every one of this hand's)."""
+    them = 1 - team_of(seat)
+    thrown = 0
+    for record in obs["hands"][:-1]:
+        for lance in record["lances"]:
+            if (
+                lance["outcome"] == "refused"
+                and lance["winner_team"] == them
+                and _ordago_like(lance["stake"])
+            ):
+                thrown += 1
+    for word in obs["words"]:
+        if team_of(word["seat"]) == them and (
+            word["type"] == "ordago"
+            or _ordago_like(word.get("amount", 0))
+            or _ordago_like(word.get("to", 0))
+        ):
+            thrown += 1
+    return thrown >= RECKLESS_ORDAGOS and thrown >= len(obs["hands"])
+
+
+def _ordago_like(stake: object) -> bool:
+    return stake == "ordago" or (isinstance(stake, int) and stake >= ORDAGO_LIKE)
