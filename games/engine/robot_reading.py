@@ -19,8 +19,9 @@ CALLING_HELD = 3
 
 
 def holds_everything(obs: Observation, seat: int) -> bool:
-    """Whether the other team has held every bet of the partie so far (at least
-    :data:`CALLING_HELD` lances held, not one of our bets refused, this hand's words included)."""
+    """Whether the other team has held every bet of the partie so far: at least
+    :data:`CALLING_HELD` lances held (a past hand's record does not say by whom) and not one of
+    our bets refused (the record of a refusal names the bettors), this hand's words included."""
     them = 1 - team_of(seat)
     held = refused_by_them = 0
     for record in obs["hands"]:
