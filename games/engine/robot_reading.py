@@ -1,4 +1,5 @@
-"""What the robot reads of the other team in the partie so far (docs/robots.md, « Reading »).
+"""What the expert robot reads of the other team in the partie so far (docs/robots.md,
+« Reading the other team »).
 
 The solved game assumes a sound opponent, who refuses a bet it cannot win and keeps the órdago
 for a strong hand or a lost cause. A partie's public history says when the other team does not:
