@@ -5,7 +5,8 @@ The solved game assumes a sound opponent, who refuses a bet it cannot win and ke
 for a strong hand or a lost cause. A partie's public history says when the other team does not:
 whether it ever refused a bet, how many órdagos it threw. Against a team that holds every bet a
 bluff only loses; against one that throws órdagos at random a bluff meets one half the time,
-and a strong hand does better throwing its own. Only the seat's observation is read.
+and a strong hand does better throwing its own; against one that throws them at every turn,
+each is held or refused on the partie against such a team. Only the seat's observation is read.
 """
 
 from __future__ import annotations
