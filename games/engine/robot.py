@@ -14,11 +14,25 @@ from typing import Literal
 
 from .cards import CARD_CODES, CARD_RANK, effective_rank
 from .errors import IllegalAction
-from .robot_abstraction import LANCES, RAISE_BY, TREE, bucket, lance_percentiles, node_of
+from .robot_abstraction import (
+    LANCES,
+    RAISE_BY,
+    TREE,
+    lance_percentiles,
+    node_of,
+    strength,
+)
 from .robot_abstraction import context as score_context
+from .robot_reading import (
+    holds_everything,
+    reckless_chance,
+    throws_ordagos,
+    throws_wildly,
+)
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
-from .types import TARGET, Action, ActionType, LegalAction, Observation, team_of
+from .solve import partie_chance
+from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, team_of
 
 #: Names the robots' decisions: bumped whenever any level may decide differently, so what was
 #: computed from them (the reviews of docs/review.md) is computed again.
@@ -28,11 +42,11 @@ Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
 DEFAULT_LEVEL: Level = "expert"
 #: cut at the mus question with a hand better than this share of all hands
-CUT_PERCENTILE: dict[Level, float] = {"expert": 0.62, "confirme": 0.62, "debutant": 0.45}
+CUT_PERCENTILE: dict[Level, float] = {"expert": 0.62, "confirme": 0.62, "debutant": 0.35}
 #: a beginner's thresholds on its hand's percentile in the lance: it bets 2 from ``bet``, 5
 #: from ``big``, raises from ``raise``, holds a bet from ``hold`` (too often) and an órdago from
 #: ``ordago``; it never bluffs and never throws an órdago; its pairs look better by ``pairs``
-BEGINNER = {"bet": 0.6, "big": 0.9, "raise": 0.85, "hold": 0.3, "ordago": 0.6, "pairs": 0.15}
+BEGINNER = {"bet": 0.6, "big": 0.9, "raise": 0.85, "hold": 0.2, "ordago": 0.5, "pairs": 0.25}
 
 
 def build_tables() -> None:
@@ -133,7 +147,20 @@ def betting_decision(
     ctx = 0
     if level == "expert":
         ctx = score_context(ours, theirs) if actor == 0 else score_context(theirs, ours)
-    mine = bucket(obs, seat, hand_key(cards), BUCKETS[level])
+    ours_strength = strength(obs, seat, hand_key(cards))
+    if level == "expert" and node in ("", "p") and holds_everything(obs, seat):
+        return _concrete(_value_bet(ours_strength, ours, theirs), betting["stake"], legal)
+    if level == "expert" and throws_ordagos(obs, seat):
+        wild = throws_wildly(obs, seat)
+        if wild and node.endswith("o") and "c" in actions:
+            return {"type": "hold" if _hold_reckless(obs, seat) else "refuse"}
+        if "o" in actions and (
+            _ordago_reckless(obs, seat) if wild else ours_strength >= RECKLESS_ORDAGO
+        ):
+            return _concrete("o", betting["stake"], legal)
+        if node in ("", "p"):  # a bluff would meet an órdago half the time
+            return _concrete("b2" if ours_strength >= SAFE_BET else "p", betting["stake"], legal)
+    mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
     probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
     choice = actions[probs.index(max(probs))]  # were rounding to leave u past the last share
@@ -145,6 +172,86 @@ def betting_decision(
     if choice == "f" and _refusal_loses(obs, seat):
         choice = "c"  # a refusal would hand them the partie: holding can only do better
     return _concrete(choice, betting["stake"], legal)
+
+
+#: against a team that holds every bet: the opening bet per team strength (strongest first)
+VALUE_BETS = ((0.85, "b10"), (0.7, "b5"), (0.55, "b2"))
+#: ... and an órdago from this strength, unless the partie is nearly won anyway
+VALUE_ORDAGO = 0.95
+#: against a team that throws órdagos at random: bet 2 from this strength, else pass
+SAFE_BET = 0.8
+#: ... and throw an órdago (or answer a bet with one) from this strength: even held by half,
+#: it wins more often than the partie would be won by points
+RECKLESS_ORDAGO = 0.9
+
+
+#: against a wild team: the chance that a lance still to come, where the hand is stronger than
+#: the partie's odds, brings an órdago to hold there instead (theirs or ours)
+LATER_CHANCE = 0.7
+
+
+def _hold_reckless(obs: Observation, seat: int) -> bool:
+    """Hold a wild team's órdago (or bet of 20 and more) when the showdown is a better chance
+    than the partie after the refusal (:func:`reckless_chance`), waiting for a stronger lance
+    of this hand when there is one."""
+    betting = obs["betting"]
+    assert betting is not None
+    us = team_of(seat)
+    ours, theirs = obs["scores"][us], obs["scores"][1 - us]
+    mine = _showdown_chance(obs, seat)
+    refused = reckless_chance(ours, theirs + max(1, betting["held"]))
+    later = _later_chance(obs, seat)
+    if later > refused > 0:  # a refusal that ends the partie leaves no lance to come
+        refused += LATER_CHANCE * (later - refused)
+    stake = betting["stake"]
+    held = mine
+    if isinstance(stake, int) and ours + stake < TARGET and theirs + stake < TARGET:
+        won, lost = reckless_chance(ours + stake, theirs), reckless_chance(ours, theirs + stake)
+        held = mine * won + (1 - mine) * lost
+    return held >= refused
+
+
+def _ordago_reckless(obs: Observation, seat: int) -> bool:
+    """Throw an órdago at a wild team when the showdown is a better chance than the partie."""
+    us = team_of(seat)
+    return _showdown_chance(obs, seat) >= reckless_chance(obs["scores"][us], obs["scores"][1 - us])
+
+
+def _showdown_chance(obs: Observation, seat: int) -> float:
+    assert obs["lance"] is not None
+    return _beats_them(obs, seat, obs["lance"])
+
+
+def _later_chance(obs: Observation, seat: int) -> float:
+    """The best showdown chance of the seat's hand in the lances still to come in this hand."""
+    assert obs["lance"] is not None
+    later = LANCES[LANCES.index(obs["lance"]) + 1 :]
+    return max((_beats_them(obs, seat, lance) for lance in later), default=0.0)
+
+
+def _beats_them(obs: Observation, seat: int, lance: Lance) -> float:
+    """The chance the seat's hand beats every hand of the other team that plays ``lance``,
+    theirs unknown (the declarations say who plays Paires and Jeu; 0 if ours does not)."""
+    cards = obs["my_cards"]
+    assert cards is not None
+    percentiles = lance_percentiles(obs["kings"])[hand_key(cards)]
+    if lance == "point" and percentiles[LANCES.index("jeu")] > 0:
+        return 0.0  # a hand with Jeu plays no Point
+    q = percentiles[LANCES.index(lance)]
+    them = [s for s in range(4) if team_of(s) != team_of(seat)]
+    playing = len(them)
+    declared = obs["declarations"].get(lance) if lance in ("paires", "jeu") else None
+    if declared is not None:
+        playing = max(1, sum(1 for s in them if declared[s]))
+    return float(q**playing)
+
+
+def _value_bet(mine: float, ours: int, theirs: int) -> str:
+    """The opening against a team that holds every bet: no bluff, a bet as large as the hand
+    (:data:`VALUE_BETS`), an órdago with a near-certain one unless the partie is nearly won."""
+    if mine >= VALUE_ORDAGO and partie_chance(ours, theirs) < 0.9:
+        return "o"
+    return next((bet for low, bet in VALUE_BETS if mine >= low), "p")
 
 
 def _refusal_loses(obs: Observation, seat: int) -> bool:

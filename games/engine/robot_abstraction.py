@@ -120,6 +120,11 @@ def bucket(obs: Observation, seat: int, key: int, buckets: int) -> int:
     Both partners answer and the team keeps the stronger answer, so each plays the team's
     strategy with its own hand: the team then answers as its best hand says.
     """
+    return min(buckets - 1, int(strength(obs, seat, key) * buckets))
+
+
+def strength(obs: Observation, seat: int, key: int) -> float:
+    """The seat's team strength in the current lance, as if its hand were the team's best."""
     lance = obs["lance"] or "grand"
     q = lance_percentiles(obs["kings"])[key][LANCES.index(lance)]
     partner = (seat + 2) % 4
@@ -127,7 +132,7 @@ def bucket(obs: Observation, seat: int, key: int, buckets: int) -> int:
     if lance in ("paires", "jeu"):
         declared = obs["declarations"][lance]
         partner_plays = declared is None or bool(declared[partner])
-    return min(buckets - 1, int(team_strength(q, partner_plays) * buckets))
+    return team_strength(q, partner_plays)
 
 
 #: a bet or raise to this many points or more is answered as an órdago: on the log scale of the
