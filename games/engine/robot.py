@@ -36,7 +36,7 @@ from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, 
 
 #: Names the robots' decisions: bumped whenever any level may decide differently, so what was
 #: computed from them (the reviews of docs/review.md) is computed again.
-ROBOT_VERSION = "31.1"
+ROBOT_VERSION = "31.2"
 
 Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
