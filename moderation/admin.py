@@ -7,11 +7,13 @@ from django.contrib.admin import helpers
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy
 
 from core.permissions import can_moderate
+from games.phrases import phrase_text
 from games.vocabulary import labelled
-from moderation.models import StaffAction
+from moderation.models import PhraseReport, StaffAction
 from moderation.services import REASON_MAX, ModerationError
 
 
@@ -120,6 +122,51 @@ class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PhraseReport)
+class PhraseReportAdmin(ModeratorMixin, admin.ModelAdmin):
+    """The quick phrases players reported (« Signaler »): who said what, in which partie and
+    hand, read-only; the phrase in the moderator's language (docs/phrases.md)."""
+
+    list_display = ["at", "reporter", "speaker", "said", "partie", "hand"]
+    list_filter = ["at"]
+    search_fields = ["reporter__username", "phrase__user__username"]
+    date_hierarchy = "at"
+    list_select_related = ["reporter", "phrase__user", "phrase__game"]
+    fields = ["at", "reporter", "speaker", "said", "partie", "hand"]
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("dite par"))
+    def speaker(self, report):
+        return report.phrase.user
+
+    @admin.display(description=gettext_lazy("phrase"))
+    def said(self, report):
+        return phrase_text(report.phrase.phrase)
+
+    @admin.display(description=gettext_lazy("partie"))
+    def partie(self, report):
+        game = report.phrase.game
+        if game is None:
+            return gettext_lazy("avant la partie (table %(table)s)") % {
+                "table": report.phrase.table_id
+            }
+        url = reverse("admin:games_game_change", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, game)
+
+    @admin.display(description=gettext_lazy("main"))
+    def hand(self, report):
+        return report.phrase.hand_number or "—"
 
     def has_add_permission(self, request):
         return False

@@ -77,3 +77,34 @@ class UserSession(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.session_key[:8]}…"
+
+
+class PhraseReport(models.Model):
+    """A player's « Signaler » on a quick phrase said at their table (docs/phrases.md): the
+    partie, the hand and the phrase are the reported TablePhrase's. Written only by
+    moderation.services (from games.signals.phrase_reported); read-only in the admin."""
+
+    phrase = models.ForeignKey(
+        "games.TablePhrase",
+        on_delete=models.PROTECT,
+        related_name="reports",
+        verbose_name=_("phrase"),
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="phrase_reports",
+        verbose_name=_("signalée par"),
+    )
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("phrase signalée")
+        verbose_name_plural = _("phrases signalées")
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["phrase", "reporter"], name="phrasereport_once")
+        ]
+
+    def __str__(self):
+        return f"{self.reporter} · {self.phrase_id}"

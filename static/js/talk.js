@@ -1,0 +1,62 @@
+// The table's quick phrases (docs/phrases.md): a phrase newly in the log (pushed, or the answer
+// to one's own) is shown in a bubble at its speaker's seat for a few seconds and said in the
+// table's live region (#announcer); the same phrase arriving twice (the answer and the push)
+// is kept once. A refusal for the pace (429) is shown like the others.
+(function () {
+  var seen = 0;  // the newest phrase shown: older ones (a page load, a mute undone) stay quiet
+
+  function talk() { return document.getElementById("table-talk"); }
+
+  function seconds() {
+    var section = talk();
+    var value = section ? parseInt(section.getAttribute("data-bubble-seconds"), 10) : 6;
+    return (isNaN(value) ? 6 : value) * 1000;
+  }
+
+  function bubble(entry) {
+    var seat = document.querySelector('#table-seats [data-seat="' + entry.getAttribute("data-seat") + '"]');
+    if (!seat) return;
+    var old = seat.querySelector(".talk-bubble");
+    if (old) old.remove();
+    var shown = document.createElement("span");
+    shown.className = "talk-bubble";
+    shown.setAttribute("aria-hidden", "true");  // #announcer says it
+    shown.textContent = entry.getAttribute("data-text");
+    seat.appendChild(shown);
+    setTimeout(function () { shown.remove(); }, seconds());
+  }
+
+  function announce(entry) {
+    var announcer = document.getElementById("announcer");
+    if (announcer) announcer.textContent = entry.getAttribute("data-announce");
+  }
+
+  function newest(update) {
+    var log = document.getElementById("talk-log");
+    if (!log) return;
+    var kept = {};
+    Array.prototype.forEach.call(log.querySelectorAll("li[data-pk]"), function (entry) {
+      var pk = parseInt(entry.getAttribute("data-pk"), 10);
+      if (kept[pk]) { entry.remove(); return; }
+      kept[pk] = true;
+      if (pk <= seen) return;
+      seen = pk;
+      if (!update) return;
+      bubble(entry);
+      announce(entry);
+      log.scrollTop = log.scrollHeight;
+    });
+  }
+
+  newest(false);
+  ["htmx:wsAfterMessage", "htmx:afterSettle", "htmx:oobAfterSwap"].forEach(function (name) {
+    document.addEventListener(name, function () { newest(true); });
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var section = talk();
+    if (event.detail.xhr && event.detail.xhr.status === 429 && section && section.contains(event.detail.elt)) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+})();
