@@ -4,6 +4,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import vocabulary
 from games.engine import team_of
@@ -550,7 +551,9 @@ class TablePhrase(models.Model):
     )
     seat = models.PositiveSmallIntegerField(_("place"))
     phrase = models.CharField(_("phrase"), max_length=16)
-    hand_number = models.PositiveSmallIntegerField(_("main"), default=0)
+    hand_number = models.PositiveSmallIntegerField(
+        pgettext_lazy("a hand of the partie", "main"), default=0
+    )
     robot = models.BooleanField(_("robot"), default=False)
     # A robot's answer names the phrase it answers (one answer per phrase: a task run twice
     # answers once).

@@ -277,6 +277,8 @@ def _talk_answer(request, table_id, answer):
         return HttpResponse(answer.html, status=answer.status)
     if answer.status != 200:
         messages.error(request, answer.message)
+    if selectors.game_for_player(user=request.user, table_id=table_id) is None:
+        return redirect("games:salle")  # before the partie: « Votre table » is in the salle
     return redirect("games:table", table_id=table_id)
 
 

@@ -8,7 +8,7 @@ from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from core.permissions import can_moderate
 from games.phrases import phrase_text
@@ -164,7 +164,7 @@ class PhraseReportAdmin(ModeratorMixin, admin.ModelAdmin):
         url = reverse("admin:games_game_change", args=[game.pk])
         return format_html('<a href="{}">{}</a>', url, game)
 
-    @admin.display(description=gettext_lazy("main"))
+    @admin.display(description=pgettext_lazy("a hand of the partie", "main"))
     def hand(self, report):
         return report.phrase.hand_number or "—"
 

@@ -9,9 +9,11 @@ import functools
 from django.urls import reverse
 from django.utils import translation
 
+from markupsafe import Markup
+
 from core import jinja
-from games import phrases
-from games.models import TablePhrase
+from games import phrases, selectors
+from games.models import Table, TablePhrase
 from games.services.phrases import said_event
 
 #: The phrases a page shows when it opens (the newest, oldest first).
@@ -83,6 +85,7 @@ def talk_context(
     ]
     return {
         "role": role,
+        "seats_selector": "#table-seats",
         "phrases": [(key, str(text)) for key, text in phrases.PHRASES.items()],
         "say_url": reverse("games:phrase_say", args=[table_id]),
         "mute_url": reverse("games:phrase_mute", args=[table_id]),
@@ -90,6 +93,18 @@ def talk_context(
         "others": others if viewer_id is not None else [],
         "bubble_seconds": BUBBLE_SECONDS,
     }
+
+
+def salle_talk(user, table: Table | None) -> Markup | None:
+    """The talk section of the salle's « Votre table » while its four wait for the partie (the
+    moment before the first deal); None otherwise. The table's seats come prefetched."""
+    if table is None or table.status != Table.Status.OPEN:
+        return None
+    seats = [(s.number, s.user_id, s.user.username) for s in table.seats.all() if s.active]
+    muted = selectors.phrase_muted_ids(table_id=table.pk, user=user)
+    context = talk_context(table.pk, seats=seats, viewer_id=user.pk, muted=muted)
+    context["seats_selector"] = ".my-table"
+    return Markup(talk_section(context))  # noqa: S704 (rendered by Jinja, escaped)
 
 
 def talk_section(context: dict, csrf_token: str = "", *, oob: bool = False) -> str:

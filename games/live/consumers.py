@@ -315,6 +315,17 @@ class SalleConsumer(UserSocket):
         if self.groups_joined:
             await self.tables_seen()  # the 10 minutes of an unwatched table start now
 
+    async def user_phrase(self, event):
+        """A phrase said at this player's open table, before the partie (docs/phrases.md):
+        appended to the talk section of « Votre table » unless its speaker is muted."""
+        user_id = self.scope["user"].pk
+        if user_id in event.get("muted_by", ()):
+            return
+        phrase = event["phrase"]
+        role = talk_display.SPEAKER if phrase.get("user_id") == user_id else talk_display.PLAYER
+        html = await in_thread(talk_display.said_fragment, self.language)(phrase, role)
+        await self.send(text_data=html)
+
     async def user_kicked(self, event):
         self.stop_pushing()  # no salle after the redirect to the login page
         await super().user_kicked(event)

@@ -1,7 +1,7 @@
 // The table's quick phrases (docs/phrases.md): a phrase newly in the log (pushed, or the answer
 // to one's own) is shown in a bubble at its speaker's seat for a few seconds and said in the
 // table's live region (#announcer); the same phrase arriving twice (the answer and the push)
-// is kept once. A refusal for the pace (429) is shown like the others.
+// is kept once. At the table page and at the salle's « Votre table » before the partie.
 (function () {
   var seen = 0;  // the newest phrase shown: older ones (a page load, a mute undone) stay quiet
 
@@ -14,7 +14,9 @@
   }
 
   function bubble(entry) {
-    var seat = document.querySelector('#table-seats [data-seat="' + entry.getAttribute("data-seat") + '"]');
+    var section = talk();
+    var seats = (section && section.getAttribute("data-seats")) || "#table-seats";
+    var seat = document.querySelector(seats + ' [data-seat="' + entry.getAttribute("data-seat") + '"]');
     if (!seat) return;
     var old = seat.querySelector(".talk-bubble");
     if (old) old.remove();
@@ -52,9 +54,11 @@
   ["htmx:wsAfterMessage", "htmx:afterSettle", "htmx:oobAfterSwap"].forEach(function (name) {
     document.addEventListener(name, function () { newest(true); });
   });
+  // The refusals (not seated 403, a hand under way 422, the pace 429) carry the note to show.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var section = talk();
-    if (event.detail.xhr && event.detail.xhr.status === 429 && section && section.contains(event.detail.elt)) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if ([403, 422, 429].indexOf(status) >= 0 && section && section.contains(event.detail.elt)) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
