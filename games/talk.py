@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from core import ratelimit
 from games import selectors
-from games.phrases import PHRASES
 from games.display import talk
+from games.phrases import PHRASES
 from games.services import phrases
 from games.services.errors import Refused
 

@@ -8,7 +8,6 @@ import functools
 
 from django.urls import reverse
 from django.utils import translation
-
 from markupsafe import Markup
 
 from core import jinja
