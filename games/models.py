@@ -550,7 +550,7 @@ class TablePhrase(models.Model):
         verbose_name=_("joueur"),
     )
     seat = models.PositiveSmallIntegerField(_("place"))
-    phrase = models.CharField(_("phrase"), max_length=16)
+    phrase = models.CharField(_("phrase"), max_length=16)  # games.phrases.ID_MAX_LENGTH
     hand_number = models.PositiveSmallIntegerField(
         pgettext_lazy("a hand of the partie", "main"), default=0
     )

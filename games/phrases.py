@@ -34,12 +34,9 @@ MAX_PHRASES = 16
 #: The longest id (TablePhrase.phrase's max_length).
 ID_MAX_LENGTH = 16
 
-#: What a robot may answer, and to what (games.engine.robot_talk decides who and whether).
-GREETINGS = frozenset({"hello"})
-PRAISE = frozenset({"well_played", "good_one", "bravo"})
-
-#: Moments a phrase may be said (docs/phrases.md): before the partie, on the score screen
-#: between two hands, after the end.
+#: What a robot answers, and to what: games.engine.robot_talk. The moments a phrase may be
+#: said (docs/phrases.md): before the partie, on the score screen between two hands, after the
+#: end.
 REFUSED_DURING_HAND = _(
     "Les phrases se disent entre les mains : avant la partie, sur l’écran du score ou après la "
     "fin, jamais pendant une main."

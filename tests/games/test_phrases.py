@@ -10,12 +10,13 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games import talk
-from games.engine import SeededShuffler
+from games import phrases as phrase_list
+from games.engine import SeededShuffler, robot_talk
 from games.models import Game, PhraseMute, TablePhrase
 from games.services import phrases, play, robots
 from moderation.models import PhraseReport
 from tests.games.helpers import HTMX, LONG_PLAY, between_hands, play_until, watch_path
-from tests.sockets import connect, connect_table, next_push
+from tests.sockets import SALLE_PATH, connect, connect_table, next_push
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -248,3 +249,31 @@ def test_a_robot_answers_a_greeting_once_and_thanks_for_praise(ane, settings, no
     assert phrases.robot_answer(phrase_id=answer.pk) is None  # robots do not answer robots
     laugh = phrases.phrase_say(user=ane, table_id=table.pk, phrase="laugh")
     assert phrases.robot_answer(phrase_id=laugh.pk) is None
+
+
+async def test_before_the_partie_the_seated_players_salles_show_the_phrase(full_table, cast):
+    ane, bixente, camille, dani = cast
+    await PhraseMute.objects.acreate(table_id=full_table.pk, muter=dani, muted=bixente)
+    sockets = {}
+    for user in (camille, dani):
+        sockets[user.username], connected = await connect(user, path=SALLE_PATH)
+        assert connected
+    await database_sync_to_async(talk.say)(user=bixente, table_id=full_table.pk, phrase="hello")
+
+    def phrase(p):
+        return "talk__said" in p
+
+    said = html.unescape(await next_push(sockets["camille"], phrase, 5))
+    assert "Bonjour à tous !" in said and 'data-seat="1"' in said and "Signaler" in said
+    await database_sync_to_async(talk.say)(user=ane, table_id=full_table.pk, phrase="ready")
+    assert "Prêt !" in html.unescape(await next_push(sockets["dani"], phrase, 5))
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+def test_the_phrase_list_and_the_robots_answers_are_one_list_of_ids():
+    ids = set(phrase_list.PHRASES)
+    assert len(ids) <= phrase_list.MAX_PHRASES
+    assert all(len(key) <= phrase_list.ID_MAX_LENGTH for key in ids)
+    assert robot_talk.ANSWERS | robot_talk.PRAISE | {robot_talk.GREETING} <= ids
+    assert TablePhrase._meta.get_field("phrase").max_length == phrase_list.ID_MAX_LENGTH
