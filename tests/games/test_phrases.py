@@ -9,8 +9,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import talk
 from games import phrases as phrase_list
+from games import talk
 from games.engine import SeededShuffler, robot_talk
 from games.models import Game, PhraseMute, TablePhrase
 from games.services import phrases, play, robots
