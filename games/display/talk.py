@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from core import jinja
 from games import phrases, selectors
+from games.display.table_view import POSITIONS
 from games.models import Table, TablePhrase
 from games.services.phrases import said_event
 
@@ -77,6 +78,11 @@ def talk_context(
     """The talk section of a table page: for a player (`viewer_id` seated among `seats`, each
     (seat, user id, name)) the picker and the toggles; for a spectator (None) the log alone."""
     role = PUBLIC if viewer_id is None else PLAYER
+    mine = next((seat for seat, user_id, _name in seats if user_id == viewer_id), 0)
+    ring = [
+        {"seat": seat, "name": name, "position": POSITIONS[(seat - mine) % 4]}
+        for seat, _user_id, name in seats
+    ]
     others = [
         {"seat": seat, "name": name, "muted": user_id in muted}
         for seat, user_id, name in seats
@@ -84,7 +90,8 @@ def talk_context(
     ]
     return {
         "role": role,
-        "seats_selector": "#table-seats",
+        "seats_selector": "#table-seats, .talk__ring",
+        "ring": ring,
         "phrases": [(key, str(text)) for key, text in phrases.PHRASES.items()],
         "say_url": reverse("games:phrase_say", args=[table_id]),
         "mute_url": reverse("games:phrase_mute", args=[table_id]),
@@ -102,7 +109,8 @@ def salle_talk(user, table: Table | None) -> Markup | None:
     seats = [(s.number, s.user_id, s.user.username) for s in table.seats.all() if s.active]
     muted = selectors.phrase_muted_ids(table_id=table.pk, user=user)
     context = talk_context(table.pk, seats=seats, viewer_id=user.pk, muted=muted)
-    context["seats_selector"] = ".my-table"
+    context["seats_selector"] = ".my-table .seats"
+    context["ring"] = []  # the table card shows the seats
     return Markup(talk_section(context))  # noqa: S704 (rendered by Jinja, escaped)
 
 

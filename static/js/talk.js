@@ -13,19 +13,23 @@
     return (isNaN(value) ? 6 : value) * 1000;
   }
 
+  // At every place the page shows the speaker's seat (the felt, the talk section's own ring).
   function bubble(entry) {
     var section = talk();
-    var seats = (section && section.getAttribute("data-seats")) || "#table-seats";
-    var seat = document.querySelector(seats + ' [data-seat="' + entry.getAttribute("data-seat") + '"]');
-    if (!seat) return;
-    var old = seat.querySelector(".talk-bubble");
-    if (old) old.remove();
-    var shown = document.createElement("span");
-    shown.className = "talk-bubble";
-    shown.setAttribute("aria-hidden", "true");  // #announcer says it
-    shown.textContent = entry.getAttribute("data-text");
-    seat.appendChild(shown);
-    setTimeout(function () { shown.remove(); }, seconds());
+    var places = ((section && section.getAttribute("data-seats")) || "#table-seats").split(",");
+    var number = entry.getAttribute("data-seat");
+    places.forEach(function (place) {
+      var seat = document.querySelector(place.trim() + ' [data-seat="' + number + '"]');
+      if (!seat) return;
+      var old = seat.querySelector(".talk-bubble");
+      if (old) old.remove();
+      var shown = document.createElement("span");
+      shown.className = "talk-bubble";
+      shown.setAttribute("aria-hidden", "true");  // #announcer says it
+      shown.textContent = entry.getAttribute("data-text");
+      seat.appendChild(shown);
+      setTimeout(function () { shown.remove(); }, seconds());
+    });
   }
 
   function announce(entry) {
