@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from games import engine
 from games.models import TablePhrase
-from moderation.models import PhraseReport
 from games.services import salle
+from moderation.models import PhraseReport
 from tests.browser.axe import assert_clean, axe_problems
 from tests.browser.helpers import assert_no_violation, watched
 
