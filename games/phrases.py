@@ -47,3 +47,18 @@ def phrase_text(phrase_id: str) -> str:
     """The phrase in the active language ("" for an id no longer known)."""
     text = PHRASES.get(phrase_id)
     return str(text) if text is not None else ""
+
+
+def said_event(said) -> dict:
+    """A said phrase (a games.models.TablePhrase) as the sockets get it: ids and the speaker's
+    name, never the words, rendered by each socket in its reader's language."""
+    return {
+        "pk": said.pk,
+        "table_id": said.table_id,
+        "seat": said.seat,
+        "user_id": said.user_id,
+        "name": said.user.username,
+        "phrase": said.phrase,
+        "robot": said.robot,
+        "hand": said.hand_number,
+    }

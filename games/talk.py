@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from core import ratelimit
 from games import selectors
 from games.display import talk
-from games.phrases import PHRASES
+from games.phrases import PHRASES, said_event
 from games.services import phrases
 from games.services.errors import Refused
 
@@ -45,7 +45,7 @@ def say(*, user, table_id: int, phrase) -> Answer:
         said = phrases.phrase_say(user=user, table_id=table_id, phrase=phrase)
     except Refused as error:
         return refused(error)
-    event = phrases.said_event(said)
+    event = said_event(said)
     return Answer(200, talk.said_fragment(event, talk.SPEAKER) + talk.talk_note(""))
 
 

@@ -110,18 +110,8 @@ def _apply(modeladmin, request, queryset, apply, reason, done):
     return HttpResponseRedirect(url)
 
 
-@admin.register(StaffAction)
-class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
-    """The journal: read-only for everyone, superusers included."""
-
-    list_display = ["at", "kind", "staff", "target_user", "reason"]
-    list_filter = ["kind", "at"]
-    search_fields = ["staff__username", "target_user__username", "reason"]
-    date_hierarchy = "at"
-    list_select_related = ["staff", "target_user"]
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
+class ReadOnlyAdmin(ModeratorMixin, admin.ModelAdmin):
+    """A record moderators read and nobody writes here, superusers included."""
 
     def has_add_permission(self, request):
         return False
@@ -133,8 +123,22 @@ class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
         return False
 
 
+@admin.register(StaffAction)
+class StaffActionAdmin(ReadOnlyAdmin):
+    """The journal: read-only for everyone, superusers included."""
+
+    list_display = ["at", "kind", "staff", "target_user", "reason"]
+    list_filter = ["kind", "at"]
+    search_fields = ["staff__username", "target_user__username", "reason"]
+    date_hierarchy = "at"
+    list_select_related = ["staff", "target_user"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+
 @admin.register(PhraseReport)
-class PhraseReportAdmin(ModeratorMixin, admin.ModelAdmin):
+class PhraseReportAdmin(ReadOnlyAdmin):
     """The quick phrases players reported (« Signaler »): who said what, in which partie and
     hand, read-only; the phrase in the moderator's language (docs/phrases.md)."""
 
@@ -167,12 +171,3 @@ class PhraseReportAdmin(ModeratorMixin, admin.ModelAdmin):
     @admin.display(description=pgettext_lazy("a hand of the partie", "main"))
     def hand(self, report):
         return report.phrase.hand_number or "—"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -14,7 +14,7 @@ from core import jinja
 from games import phrases, selectors
 from games.display.table_view import POSITIONS
 from games.models import Table, TablePhrase
-from games.services.phrases import said_event
+from games.phrases import said_event
 
 #: The phrases a page shows when it opens (the newest, oldest first).
 LOG_SIZE = 30
@@ -27,7 +27,7 @@ PUBLIC = "public"  # a spectator: reads it, nothing more
 
 
 def entry(phrase: dict, role: str) -> dict:
-    """One phrase of the log as `role` reads it (phrase: games.services.phrases.said_event)."""
+    """One phrase of the log as `role` reads it (phrase: games.phrases.said_event)."""
     text = phrases.phrase_text(phrase["phrase"])
     return {
         "pk": phrase["pk"],

@@ -171,24 +171,10 @@ def _write(seated: Seated, *, user_id: int, phrase: str, reply_to=None) -> Table
     broadcast.phrase_said(
         game_id=game.pk if game is not None else None,
         user_ids=sorted(set(seated.users.values()) - {user_id}),
-        phrase=said_event(said),
+        phrase=phrases.said_event(said),
         muted_by=list(muters.values_list("muter_id", flat=True)),
     )
     return said
-
-
-def said_event(said: TablePhrase) -> dict:
-    """A phrase as the sockets get it: ids and a name, rendered by each in its reader's language."""
-    return {
-        "pk": said.pk,
-        "table_id": said.table_id,
-        "seat": said.seat,
-        "user_id": said.user_id,
-        "name": said.user.username,
-        "phrase": said.phrase,
-        "robot": said.robot,
-        "hand": said.hand_number,
-    }
 
 
 def _queue_robot_answer(said: TablePhrase) -> None:
