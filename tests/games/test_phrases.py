@@ -6,11 +6,12 @@ moderators, answered by a robot; no free text anywhere."""
 import html
 
 import pytest
+from celery import current_app
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games import phrases as phrase_list
-from games import talk
+from games import talk, tasks
 from games.engine import SeededShuffler, robot_talk
 from games.models import Game, PhraseMute, TablePhrase
 from games.services import phrases, play, robots
@@ -277,3 +278,23 @@ def test_the_phrase_list_and_the_robots_answers_are_one_list_of_ids():
     assert all(len(key) <= phrase_list.ID_MAX_LENGTH for key in ids)
     assert robot_talk.ANSWERS | robot_talk.PRAISE | {robot_talk.GREETING} <= ids
     assert TablePhrase._meta.get_field("phrase").max_length == phrase_list.ID_MAX_LENGTH
+
+
+def test_a_robots_answer_is_queued_by_name_on_commit_like_its_decisions(
+    ane, settings, monkeypatch, no_pace, django_capture_on_commit_callbacks
+):
+    settings.ROBOT_PAUSE_SECONDS = 1.5
+    sent = []
+    monkeypatch.setattr(current_app, "send_task", lambda *a, **k: sent.append((a, k)))
+    table = robots.practice_table(user=ane, kings=4)
+    game = play_until(Game.objects.get(table=table), between_hands, SeededShuffler(5))
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        said = phrases.phrase_say(user=ane, table_id=game.table_id, phrase="hello")
+    assert sent == [(("games.tasks.robot_phrase",), {"args": (said.pk,), "countdown": 1.5})]
+    assert tasks.robot_phrase(said.pk) is True  # the task, as a worker runs it
+    assert TablePhrase.objects.get(reply_to=said).phrase == "hello"
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        phrases.phrase_say(user=ane, table_id=game.table_id, phrase="laugh")
+    assert sent == []  # nothing a robot answers
