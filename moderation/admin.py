@@ -142,32 +142,25 @@ class PhraseReportAdmin(ReadOnlyAdmin):
     """The quick phrases players reported (« Signaler »): who said what, in which partie and
     hand, read-only; the phrase in the moderator's language (docs/phrases.md)."""
 
-    list_display = ["at", "reporter", "speaker", "said", "partie", "hand"]
+    list_display = ["at", "reporter", "speaker", "phrase_text", "partie", "hand"]
     list_filter = ["at"]
-    search_fields = ["reporter__username", "phrase__user__username"]
+    search_fields = ["reporter__username", "speaker__username"]
     date_hierarchy = "at"
-    list_select_related = ["reporter", "phrase__user", "phrase__game"]
-    fields = ["at", "reporter", "speaker", "said", "partie", "hand"]
+    list_select_related = ["reporter", "speaker", "game"]
+    fields = ["at", "reporter", "speaker", "phrase_text", "partie", "hand"]
     readonly_fields = fields
 
-    @admin.display(description=gettext_lazy("dite par"))
-    def speaker(self, report):
-        return report.phrase.user
-
     @admin.display(description=gettext_lazy("phrase"))
-    def said(self, report):
-        return phrase_text(report.phrase.phrase)
+    def phrase_text(self, report):
+        return phrase_text(report.said)
 
     @admin.display(description=gettext_lazy("partie"))
     def partie(self, report):
-        game = report.phrase.game
-        if game is None:
-            return gettext_lazy("avant la partie (table %(table)s)") % {
-                "table": report.phrase.table_id
-            }
-        url = reverse("admin:games_game_change", args=[game.pk])
-        return format_html('<a href="{}">{}</a>', url, game)
+        if report.game is None:
+            return gettext_lazy("avant la partie (table %(table)s)") % {"table": report.table_id}
+        url = reverse("admin:games_game_change", args=[report.game_id])
+        return format_html('<a href="{}">{}</a>', url, report.game)
 
     @admin.display(description=pgettext_lazy("a hand of the partie", "main"))
     def hand(self, report):
-        return report.phrase.hand_number or "—"
+        return report.hand_number or "—"

@@ -215,5 +215,15 @@ def _record(kind, *, by, reason: str, **targets) -> StaffAction:
 def phrase_report_record(*, phrase, reporter) -> bool:
     """A player's « Signaler » on a phrase of their table (games.signals.phrase_reported):
     recorded once per reporter and phrase, for the moderators. True if new."""
-    _report, created = PhraseReport.objects.get_or_create(phrase=phrase, reporter=reporter)
+    _report, created = PhraseReport.objects.get_or_create(
+        phrase=phrase,
+        reporter=reporter,
+        defaults={
+            "speaker_id": phrase.user_id,
+            "said": phrase.phrase,
+            "game_id": phrase.game_id,
+            "table_id": phrase.table_id,
+            "hand_number": phrase.hand_number,
+        },
+    )
     return created

@@ -13,8 +13,8 @@ from django.urls import reverse
 from games import phrases as phrase_list
 from games import talk, tasks
 from games.engine import SeededShuffler, robot_talk
-from games.models import Game, PhraseMute, TablePhrase
-from games.services import phrases, play, robots
+from games.models import Game, PhraseMute, Table, TablePhrase
+from games.services import phrases, play, robots, salle
 from moderation.models import PhraseReport
 from tests.games.helpers import HTMX, LONG_PLAY, between_hands, play_until, watch_path
 from tests.sockets import SALLE_PATH, connect, connect_table, next_push
@@ -216,12 +216,13 @@ def test_report_records_the_partie_the_hand_and_the_phrase(
     assert response.status_code == 200 and "signalée aux modérateurs" in text(response)
     client.post(url, {"phrase": str(said.pk)}, headers=HTMX)  # once per player
     report = PhraseReport.objects.get()
-    assert (report.reporter, report.phrase.game, report.phrase.phrase) == (
+    assert (report.reporter, report.speaker, report.game, report.said) == (
         bixente,
+        ane,
         score_screen,
         "laugh",
     )
-    assert report.phrase.hand_number == score_screen.state["hand_number"]
+    assert report.hand_number == score_screen.state["hand_number"]
     own = login(ane).post(url, {"phrase": str(said.pk)}, headers=HTMX)
     assert own.status_code == 422
     listing = text(admin_client.get(reverse("admin:moderation_phrasereport_changelist")))
@@ -234,6 +235,27 @@ def test_before_the_partie_the_seated_players_may_speak(full_table, cast, login,
     said = TablePhrase.objects.get()
     assert (said.game, said.hand_number, said.seat) == (None, 0, 2)
     assert say(login(make_user("eneko")), full_table.pk).status_code == 403
+
+
+def test_a_report_outlives_the_open_table_its_players_left(open_table, cast, login):
+    ane, bixente = cast[0], cast[1]
+    salle.seat_take(user=bixente, table_id=open_table.pk, number=1)
+    said = phrases.phrase_say(user=bixente, table_id=open_table.pk, phrase="laugh")
+    url = reverse("games:phrase_report", args=[open_table.pk])
+    assert login(ane).post(url, {"phrase": str(said.pk)}, headers=HTMX).status_code == 200
+    salle.seat_leave(user=bixente, table_id=open_table.pk)
+    salle.seat_leave(
+        user=ane, table_id=open_table.pk
+    )  # the last one out: the table and its phrases are deleted
+    assert not Table.objects.filter(pk=open_table.pk).exists()
+    report = PhraseReport.objects.get()
+    assert (report.phrase, report.speaker, report.said, report.game) == (
+        None,
+        bixente,
+        "laugh",
+        None,
+    )
+    assert (report.table_id, report.hand_number) == (open_table.pk, 0)
 
 
 def test_a_robot_answers_a_greeting_once_and_thanks_for_praise(ane, settings, no_pace):

@@ -22,7 +22,7 @@ def reported(started_game, cast, login):
     url = reverse("games:phrase_report", args=[game.table_id])
     response = login(cast[0]).post(url, {"phrase": str(said.pk)}, headers=HTMX)
     assert response.status_code == 200
-    return PhraseReport.objects.select_related("phrase__game").get()
+    return PhraseReport.objects.get()
 
 
 def test_a_moderator_reads_the_reported_phrase_with_its_partie_and_hand(reported, mikel, login):
@@ -30,10 +30,10 @@ def test_a_moderator_reads_the_reported_phrase_with_its_partie_and_hand(reported
     assert page.status_code == 200
     text = page.content.decode()
     assert "Ha ha !" in text and "bixente" in text and "ane" in text
-    assert reverse("admin:games_game_change", args=[reported.phrase.game_id]) in text
+    assert reverse("admin:games_game_change", args=[reported.game_id]) in text
     detail = login(mikel).get(reverse("admin:moderation_phrasereport_change", args=[reported.pk]))
     assert detail.status_code == 200
-    assert str(reported.phrase.hand_number) in detail.content.decode()
+    assert str(reported.hand_number) in detail.content.decode()
 
 
 def test_the_reports_are_read_only_and_hidden_from_staff_without_the_permission(
