@@ -5,9 +5,9 @@ card in a payload. The sockets' plumbing (groups, a word to one socket) goes thr
 
 Groups: ``salle``; ``game-<id>-processes`` (each web process holding a socket of the game:
 "game.changed", "game.listening"); ``game-<id>`` (each table socket, a spectator's too:
-"game.ended", "game.presence", "game.revanche", "game.watchers"); ``user-<id>`` ("user.kicked",
-"user.sessions"); one socket's channel ("socket.replaced", "presence.lost"). Handlers are
-named after the type."""
+"game.ended", "game.presence", "game.revanche", "game.watchers", "game.phrase"); ``user-<id>``
+("user.kicked", "user.sessions", "user.phrase"); one socket's channel ("socket.replaced",
+"presence.lost"). Handlers are named after the type."""
 
 import logging
 from typing import Protocol
@@ -97,6 +97,22 @@ def revanche_changed(game_id: int, *, table_id: int | None = None) -> None:
     `table_id`: each socket of the ended game re-renders, or goes to the new table."""
     event = {"type": "game.revanche", "game_id": game_id, "table_id": table_id}
     transaction.on_commit(lambda: _send(game_group(game_id), event))
+
+
+def phrase_said(
+    *, game_id: int | None, user_ids: list[int], phrase: dict, muted_by: list[int]
+) -> None:
+    """A quick phrase was said (docs/phrases.md): `phrase` its ids and speaker's name, never
+    its text, each socket rendering it in its reader's language unless its reader is one of
+    `muted_by`. At a partie, every socket of the game (players and spectators); before the
+    partie, the other seated players' sockets (`user_ids`)."""
+    if game_id is not None:
+        event = {"type": "game.phrase", "phrase": phrase, "muted_by": muted_by}
+        transaction.on_commit(lambda: _send(game_group(game_id), event))
+        return
+    event = {"type": "user.phrase", "phrase": phrase, "muted_by": muted_by}
+    for user_id in user_ids:
+        transaction.on_commit(lambda user_id=user_id: _send(user_group(user_id), event))
 
 
 def user_kicked(user_id: int, reason: str) -> None:

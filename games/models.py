@@ -4,6 +4,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import vocabulary
 from games.engine import team_of
@@ -531,3 +532,86 @@ class PendingShuffle(models.Model):
 
     def __str__(self):
         return _("Mélange en attente de %(user)s") % {"user": self.user_id}
+
+
+class TablePhrase(models.Model):
+    """A quick phrase said at a table (docs/phrases.md): its id (games.phrases), never its
+    text, rendered in each reader's language. `hand_number` is the hand whose score screen it
+    was said on, 0 before the partie; `game` is None before the partie."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="phrases", verbose_name=_("table")
+    )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="phrases",
+        verbose_name=_("partie"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="table_phrases",
+        verbose_name=_("joueur"),
+    )
+    seat = models.PositiveSmallIntegerField(_("place"))
+    phrase = models.CharField(_("phrase"), max_length=16)  # games.phrases.ID_MAX_LENGTH
+    hand_number = models.PositiveSmallIntegerField(
+        pgettext_lazy("a hand of the partie", "main"), default=0
+    )
+    robot = models.BooleanField(_("robot"), default=False)
+    # A robot's answer names the phrase it answers (one answer per phrase: a task run twice
+    # answers once).
+    reply_to = models.OneToOneField(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="reply",
+        verbose_name=_("en réponse à"),
+    )
+    at = models.DateTimeField(_("dite le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("phrase de table")
+        verbose_name_plural = _("phrases de table")
+        ordering = ["table", "pk"]
+        indexes = [models.Index(fields=["table", "-id"], name="tablephrase_table_newest_idx")]
+
+    def __str__(self):
+        return f"{self.user} · {self.phrase} (table {self.table_id})"
+
+
+class PhraseMute(models.Model):
+    """`muter` no longer sees `muted`'s phrases at this table (its partie): per reader, never
+    told to the muted player."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="phrase_mutes", verbose_name=_("table")
+    )
+    muter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("masqué par"),
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("joueur masqué"),
+    )
+
+    class Meta:
+        verbose_name = _("joueur masqué")
+        verbose_name_plural = _("joueurs masqués")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "muter", "muted"], name="phrasemute_once_per_table"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.muter} → {self.muted} (table {self.table_id})"

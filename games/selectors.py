@@ -11,7 +11,16 @@ from django.utils.translation import gettext
 
 from games import signals
 from games.engine import team_of
-from games.models import SEAT_COUNT, Game, GameSeat, Revanche, RobotLevel, Seat, Table
+from games.models import (
+    SEAT_COUNT,
+    Game,
+    GameSeat,
+    PhraseMute,
+    Revanche,
+    RobotLevel,
+    Seat,
+    Table,
+)
 
 
 @dataclass(frozen=True)
@@ -377,3 +386,21 @@ def mean_rating(game: PlayingGame, ratings: dict[int, int | None]) -> int | None
     known = [ratings.get(u) for u, _name, _robot in game.players]
     known = [points for points in known if points is not None]
     return round(sum(known) / len(known)) if known else None
+
+
+def phrase_seats(table_id: int) -> list[tuple[int, int, str]]:
+    """(seat, user id, name) of the table's players, its partie's if it started: who may speak
+    and be muted there (docs/phrases.md)."""
+    fields = ("number", "user_id", "user__username")
+    seats = GameSeat.objects.filter(game__table_id=table_id).order_by("number")
+    found = list(seats.values_list(*fields))
+    if found:
+        return found
+    open_seats = Seat.objects.filter(table_id=table_id, active=True).order_by("number")
+    return list(open_seats.values_list(*fields))
+
+
+def phrase_muted_ids(*, table_id: int, user) -> set[int]:
+    """The user ids whose phrases `user` muted at this table."""
+    rows = PhraseMute.objects.filter(table_id=table_id, muter=user)
+    return set(rows.values_list("muted_id", flat=True))

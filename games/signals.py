@@ -45,3 +45,16 @@ def reputations(user_ids) -> dict:
     for _receiver, answer in reputations_wanted.send(sender=None, user_ids=user_ids):
         known.update(answer)
     return known
+
+
+#: Sent when a player reports a quick phrase said at their table (« Signaler »,
+#: games.services.phrases): `phrase` (a TablePhrase), `reporter`. A receiver records it for
+#: the moderators (moderation: the reported phrases, in the admin) and answers whether the
+#: report is new.
+phrase_reported = Signal()
+
+
+def report_phrase(*, phrase, reporter) -> bool:
+    """Hand a report to the receivers of `phrase_reported`; True if one recorded it anew."""
+    answers = phrase_reported.send(sender=None, phrase=phrase, reporter=reporter)
+    return any(bool(answer) for _receiver, answer in answers)

@@ -8,7 +8,7 @@ dies and are idempotent, so nothing is ever revoked (docs/services.md, « Tasks 
 
 from celery import shared_task
 
-from games.services import deadlines, revanche, robots, sweep, time_outs
+from games.services import deadlines, phrases, revanche, robots, sweep, time_outs
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -41,3 +41,10 @@ def robot_play(game_id: int, version: int) -> bool:
 def revanche_lapse(revanche_id: int) -> bool:
     """Due at the revanche offer's expiry: lapse it if it is still open."""
     return revanche.revanche_lapse_if_due(revanche_id=revanche_id) is not None
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def robot_phrase(phrase_id: int) -> bool:
+    """ROBOT_PAUSE_SECONDS after a person's phrase at a table with robots: the first robot after
+    them may answer (games.engine.robot_talk), if the table is still between the same hands."""
+    return phrases.robot_answer(phrase_id=phrase_id) is not None

@@ -8,8 +8,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -17,8 +19,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from core.client_ip import client_ip
 from core.permissions import can_moderate
-from games import decisions, forms, hinting, selectors, signals
+from games import decisions, forms, hinting, selectors, signals, talk
 from games.display import dossier, fairness_view, fragments
+from games.display import talk as talk_display
 from games.display.fragments import salle_context
 from games.live import socket_counts
 from games.models import Game
@@ -178,6 +181,8 @@ def table(request, table_id):
         return render(request, "games/partie_cancelled.html", fragments.cancelled_context(game))
     context = fragments.table_context(game, seat)
     context["watchers"] = socket_counts.watchers(game.pk) if game.table.spectators else None
+    section = talk.section(user=request.user, table_id=table_id, csrf_token=get_token(request))
+    context["talk"] = mark_safe(section)  # noqa: S308 (rendered by Jinja, escaped)
     return render(request, "games/table.html", context)
 
 
@@ -192,7 +197,11 @@ def watch(request, table_id):
     if game is None:
         messages.error(request, str(WATCH_REFUSALS[refusal]))
         return redirect("games:salle")
-    return render(request, "games/watch.html", fragments.public_context(game))
+    context = fragments.public_context(game)
+    seats = selectors.phrase_seats(table_id)
+    talk_context = talk_display.talk_context(table_id, seats=seats, viewer_id=None, muted=set())
+    context["talk"] = mark_safe(talk_display.talk_section(talk_context))  # noqa: S308
+    return render(request, "games/watch.html", context)
 
 
 @require_GET
@@ -244,6 +253,41 @@ def hint(request, table_id):
     its place with the refusal's status (403 at a table with another person, 429 too many)."""
     status, html = hinting.hint_answer(request.user, table_id)
     return HttpResponse(html, status=status)
+
+
+@require_POST
+def phrase_say(request, table_id):
+    """A quick phrase (games.talk, the same path as the table socket's): htmx gets the phrase
+    for the speaker's log, or the refusal in the talk section's note (403, 422, 429)."""
+    answer = talk.say(user=request.user, table_id=table_id, phrase=request.POST.get("phrase"))
+    return _talk_answer(request, table_id, answer)
+
+
+@require_POST
+def phrase_mute(request, table_id):
+    """Mute (muted=1) or show again (muted=0) a player's phrases, for this partie."""
+    muted = request.POST.get("muted") != "0"
+    answer = talk.mute(
+        user=request.user, table_id=table_id, seat=request.POST.get("seat"), muted=muted
+    )
+    return _talk_answer(request, table_id, answer)
+
+
+@require_POST
+def phrase_report(request, table_id):
+    """« Signaler » a phrase said at the table: recorded for the moderators."""
+    answer = talk.report(user=request.user, table_id=table_id, phrase_id=request.POST.get("phrase"))
+    return _talk_answer(request, table_id, answer)
+
+
+def _talk_answer(request, table_id, answer):
+    if request.htmx:
+        return HttpResponse(answer.html, status=answer.status)
+    if answer.status != 200:
+        messages.error(request, answer.message)
+    if selectors.game_for_player(user=request.user, table_id=table_id) is None:
+        return redirect("games:salle")  # before the partie: « Votre table » is in the salle
+    return redirect("games:table", table_id=table_id)
 
 
 def _act(request, service, *, opening=False, **kwargs):

@@ -7,11 +7,13 @@ from django.contrib.admin import helpers
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from core.permissions import can_moderate
+from games.phrases import phrase_text
 from games.vocabulary import labelled
-from moderation.models import StaffAction
+from moderation.models import PhraseReport, StaffAction
 from moderation.services import REASON_MAX, ModerationError
 
 
@@ -108,8 +110,21 @@ def _apply(modeladmin, request, queryset, apply, reason, done):
     return HttpResponseRedirect(url)
 
 
+class ReadOnlyAdmin(ModeratorMixin, admin.ModelAdmin):
+    """A record moderators read and nobody writes here, superusers included."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(StaffAction)
-class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
+class StaffActionAdmin(ReadOnlyAdmin):
     """The journal: read-only for everyone, superusers included."""
 
     list_display = ["at", "kind", "staff", "target_user", "reason"]
@@ -121,11 +136,31 @@ class StaffActionAdmin(ModeratorMixin, admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         return [field.name for field in self.model._meta.fields]
 
-    def has_add_permission(self, request):
-        return False
 
-    def has_change_permission(self, request, obj=None):
-        return False
+@admin.register(PhraseReport)
+class PhraseReportAdmin(ReadOnlyAdmin):
+    """The quick phrases players reported (« Signaler »): who said what, in which partie and
+    hand, read-only; the phrase in the moderator's language (docs/phrases.md)."""
 
-    def has_delete_permission(self, request, obj=None):
-        return False
+    list_display = ["at", "reporter", "speaker", "phrase_text", "partie", "hand"]
+    list_filter = ["at"]
+    search_fields = ["reporter__username", "speaker__username"]
+    date_hierarchy = "at"
+    list_select_related = ["reporter", "speaker", "game"]
+    fields = ["at", "reporter", "speaker", "phrase_text", "partie", "hand"]
+    readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("phrase"))
+    def phrase_text(self, report):
+        return phrase_text(report.said)
+
+    @admin.display(description=gettext_lazy("partie"))
+    def partie(self, report):
+        if report.game is None:
+            return gettext_lazy("avant la partie (table %(table)s)") % {"table": report.table_id}
+        url = reverse("admin:games_game_change", args=[report.game_id])
+        return format_html('<a href="{}">{}</a>', url, report.game)
+
+    @admin.display(description=pgettext_lazy("a hand of the partie", "main"))
+    def hand(self, report):
+        return report.hand_number or "—"

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class StaffAction(models.Model):
@@ -77,3 +78,55 @@ class UserSession(models.Model):
 
     def __str__(self):
         return f"{self.user} · {self.session_key[:8]}…"
+
+
+class PhraseReport(models.Model):
+    """A player's « Signaler » on a quick phrase said at their table (docs/phrases.md): the
+    partie, the hand, the phrase's id and who said it, copied from the reported TablePhrase so
+    the report outlives it (an open table left by all before its partie is deleted with its
+    phrases). Written only by moderation.services (from games.signals.phrase_reported);
+    read-only in the admin."""
+
+    phrase = models.ForeignKey(
+        "games.TablePhrase",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("phrase"),
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="phrase_reports",
+        verbose_name=_("signalée par"),
+    )
+    speaker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reported_phrases",
+        verbose_name=_("dite par"),
+    )
+    said = models.CharField(_("phrase"), max_length=16)  # its id in games.phrases
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="phrase_reports",
+        verbose_name=_("partie"),
+    )
+    table_id = models.PositiveIntegerField(_("table"))
+    hand_number = models.PositiveSmallIntegerField(pgettext_lazy("a hand of the partie", "main"))
+    at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("phrase signalée")
+        verbose_name_plural = _("phrases signalées")
+        ordering = ["-at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["phrase", "reporter"], name="phrasereport_once")
+        ]
+
+    def __str__(self):
+        return f"{self.reporter} · {self.said}"

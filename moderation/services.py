@@ -20,7 +20,7 @@ from games import broadcast, vocabulary
 from games.models import Game, Seat, Table
 from games.services import locks, play, salle
 from games.services.errors import Refused, SalleError
-from moderation.models import StaffAction, UserSession
+from moderation.models import PhraseReport, StaffAction, UserSession
 from records import services as records
 from records.models import RatingVoid
 
@@ -210,3 +210,20 @@ def _lock_user(user):
 
 def _record(kind, *, by, reason: str, **targets) -> StaffAction:
     return StaffAction.objects.create(kind=kind, staff=by, reason=reason, **targets)
+
+
+def phrase_report_record(*, phrase, reporter) -> bool:
+    """A player's « Signaler » on a phrase of their table (games.signals.phrase_reported):
+    recorded once per reporter and phrase, for the moderators. True if new."""
+    _report, created = PhraseReport.objects.get_or_create(
+        phrase=phrase,
+        reporter=reporter,
+        defaults={
+            "speaker_id": phrase.user_id,
+            "said": phrase.phrase,
+            "game_id": phrase.game_id,
+            "table_id": phrase.table_id,
+            "hand_number": phrase.hand_number,
+        },
+    )
+    return created

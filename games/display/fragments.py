@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from core import jinja
 from games import engine, forms, selectors, vocabulary
-from games.display import fairness_view, game_cache, links, shared_regions, table_view
+from games.display import fairness_view, game_cache, links, shared_regions, table_view, talk
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
 from games.live import socket_counts
@@ -63,6 +63,7 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
     return {
         "my_seat": salle.my_seat,
         "my_table": my_table,
+        "talk": talk.salle_talk(user, salle.my_table),
         "host_cue": host_cue(user, my_table),
         "tables": tables,
         "page": salle.page,

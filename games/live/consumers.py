@@ -27,9 +27,10 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from core import ratelimit, translations
-from games import broadcast, decisions, hinting, selectors, signals
+from games import broadcast, decisions, hinting, selectors, signals, talk
 from games.broadcast import SALLE_GROUP, game_group, user_group
 from games.display import fragments
+from games.display import talk as talk_display
 from games.live import push_fanout, sessions_watch, socket_counts
 from games.live.heartbeats import HEARTBEATS
 from games.live.push_fanout import FANOUT
@@ -206,6 +207,17 @@ class UserSocket(AsyncWebsocketConsumer):
     async def heartbeat(self):
         """The page is alive (see the subclasses)."""
 
+    async def user_phrase(self, event):
+        """A phrase said at an open table before its partie (docs/phrases.md): not shown on
+        this socket's page."""
+
+    async def send_phrase(self, phrase: dict, role: str):
+        """One phrase, rendered in this socket's reader's language (games.display.talk)."""
+        html = await in_thread(talk_display.said_fragment, self.language)(phrase, role)
+        async with self.send_lock:
+            if not getattr(self, "closed", False):
+                await self.send(text_data=html)
+
     async def user_kicked(self, event):
         with translation.override(self.language):
             html = fragments.kicked_fragments(event.get("reason") or "")
@@ -302,6 +314,17 @@ class SalleConsumer(UserSocket):
         await self.follow(None)
         if self.groups_joined:
             await self.tables_seen()  # the 10 minutes of an unwatched table start now
+
+    async def user_phrase(self, event):
+        """A phrase said at this player's open table, before the partie (docs/phrases.md):
+        appended to the talk section of « Votre table » unless its speaker is muted."""
+        user_id = self.scope["user"].pk
+        if user_id in event.get("muted_by", ()):
+            return
+        phrase = event["phrase"]
+        role = talk_display.SPEAKER if phrase.get("user_id") == user_id else talk_display.PLAYER
+        html = await in_thread(talk_display.said_fragment, self.language)(phrase, role)
+        await self.send(text_data=html)
 
     async def user_kicked(self, event):
         self.stop_pushing()  # no salle after the redirect to the login page
@@ -471,8 +494,33 @@ class TableConsumer(UserSocket):
             await self.decide(message)
         elif message.get("type") == "hint":
             await self.hint()
+        elif message.get("type") == "phrase":
+            await self.say(message)
         else:
             await super().on_message(message)
+
+    async def say(self, message: dict):
+        """A quick phrase sent up the socket ({"type": "phrase", "phrase": id}): said and
+        answered as its POST is (games.talk), counted in this socket's window of decisions."""
+        if self.closed or self.game_id is None:
+            return
+        if self.socket_too_fast():
+            await self.refuse_too_fast()
+            return
+        answer = await in_thread(talk.say, self.language)(
+            user=self.scope["user"], table_id=self.table_id, phrase=message.get("phrase")
+        )
+        async with self.send_lock:
+            await self.send(text_data=answer.html)
+
+    async def game_phrase(self, event):
+        """A phrase said at this table: shown unless this socket's reader muted its speaker."""
+        user_id = self.scope["user"].pk
+        if user_id in event.get("muted_by", ()):
+            return
+        phrase = event["phrase"]
+        role = talk_display.SPEAKER if phrase.get("user_id") == user_id else talk_display.PLAYER
+        await self.send_phrase(phrase, role)
 
     async def decide(self, message: dict):
         """The decision form sent up the socket: applied and answered as its POST is (one hop
@@ -731,6 +779,10 @@ class WatchConsumer(UserSocket):
 
     async def game_watchers(self, event):
         """For the players' pages only."""
+
+    async def game_phrase(self, event):
+        """The phrases said at the table, read as the public reads them (docs/phrases.md)."""
+        await self.send_phrase(event["phrase"], talk_display.PUBLIC)
 
     async def game_ended(self, event):
         if event.get("status") == "cancelled":

@@ -20,7 +20,7 @@ from games.display.table_view import card_view
 from games.engine import CARD_CODES, to_act
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from games.models import Game, GameAction
-from games.services import robots, salle
+from games.services import play, robots, salle
 from tests.presentation.helpers import CODE_RE
 from tests.sockets import connect
 
@@ -257,3 +257,22 @@ class Collector:
             await self.task
         await self.communicator.disconnect()
         return self.payloads
+
+
+def play_until(game, stop, rng, weights=None) -> Game:
+    """Play random legal moves (the host deals on the score screen) through the play service
+    until `stop(game)` holds; returns the game as stored then."""
+    seats = {s.number: s.user for s in game.seats.select_related("user")}
+    game = Game.objects.get(pk=game.pk)
+    while not stop(game):
+        seat, action = next_move(game, rng, weights)
+        play.game_apply_action(
+            user=seats[seat], version=game.version, action=action, game_id=game.pk
+        )
+        game = Game.objects.get(pk=game.pk)
+    return game
+
+
+def between_hands(game) -> bool:
+    """The score screen (the deal pending) or the partie over."""
+    return game.state["status"] in ("hand_over", "finished")

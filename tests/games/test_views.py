@@ -388,8 +388,9 @@ def test_the_salle_render_costs_the_same_queries_whatever_the_tables(
     # the seat (with its table and host), the counts, one page of tables, their seats, the
     # friends among the seated players; a watcher's next table's commitment and parejas, a
     # seated player's usual wait (the last started tables); the parties in play to watch
-    # (docs/spectators.md)
-    with django_assert_num_queries(7 if seated else 8):
+    # (docs/spectators.md); a player seated at an open table, its phrases and their mutes
+    # (docs/phrases.md)
+    with django_assert_num_queries(9 if seated else 8):
         html, page = fragments.salle_fragment(bixente)
     others = count - 1 if seated else count
     assert len(listed(html)) == min(others, SALLE_PAGE_SIZE) + (1 if seated else 0)
