@@ -24,6 +24,7 @@ from django.conf import settings  # noqa: E402
 from django.template import loader  # noqa: E402
 from django.template.backends.django import Template  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
+from django.utils import translation  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine  # noqa: E402
@@ -155,7 +156,8 @@ def version_renders(game: Game, request_for, languages=None) -> str:
     request = request_for(actor)
     languages = languages or [settings.LANGUAGE_CODE] * 4
     others = [(s.user, languages[s.number]) for s in game.seats.all() if s.number != actor]
-    answer = fragments.table_regions(game, actor, request=request)
+    with translation.override(languages[actor]):  # the actor's socket reads its own language
+        answer = fragments.table_regions(game, actor, request=request)
     pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
     return answer + "".join(html for html, _ in filter(None, pushes.values()))
 
