@@ -36,7 +36,7 @@ from games.display.clocks import (
     told_once,
 )
 from games.display.panel import build_panel, deal_button
-from games.display.score_screen import Sides, hand_summary, past_hands
+from games.display.score_screen import Sides, hand_summary, past_hands, past_history
 from games.display.view_model import TableFacts, TablePage, View
 from games.engine import TARGET, Kings, Lance, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
@@ -395,6 +395,7 @@ def build_log(
     teams: list[str],
     by_clock: set[int] | None = None,
     dealt_by_clock: bool = False,
+    votes: dict[int, int] | None = None,
 ) -> list[View]:
     """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached; the
     words the clock made (``by_clock``) and a deal it made say "temps écoulé"."""
@@ -416,7 +417,7 @@ def build_log(
             sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
         return sections[-1]
 
-    counted = answers.counted_answers(observation["words"], observation["mano"], players)
+    counted = answers.counted_answers(observation["words"], observation["mano"], players, votes)
     for index, word in enumerate(observation["words"]):
         lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
         line = vocabulary.word_sentence(word, players[word["seat"]])
@@ -618,6 +619,15 @@ def _build_table(facts: TableFacts) -> View:
             alike[key] = build()
         return alike[key]
 
+    def for_the_version(name: str, build: Callable[[], Any]) -> Any:
+        """What every viewer of the version reads alike, whatever their team and language."""
+        if alike is None:
+            return build()
+        key = (name,)
+        if key not in alike:
+            alike[key] = build()
+        return alike[key]
+
     if host_seat is None:
         host_name: str | None = _("L'hôte")
     else:
@@ -664,14 +674,33 @@ def _build_table(facts: TableFacts) -> View:
         ),
         "log": for_the_team(
             f"log {sorted(by_clock)} {dealt}",
-            lambda: build_log(observation, players, teams, by_clock, dealt),
+            lambda: build_log(
+                observation,
+                players,
+                teams,
+                by_clock,
+                dealt,
+                for_the_version(
+                    "counted_votes",
+                    lambda: answers.counted_votes(observation["words"], observation["mano"]),
+                ),
+            ),
         ),
         "panel": panel,
         "score_screen": score_screen,
         "past_hands": for_the_team(
             "past_hands",
             lambda: past_hands(
-                observation["hands"], observation["hand_number"], kings, players, viewer, teams
+                observation["hands"],
+                observation["hand_number"],
+                kings,
+                players,
+                viewer,
+                teams,
+                history=for_the_version(
+                    "past_history",
+                    lambda: past_history(observation["hands"], observation["hand_number"]),
+                ),
             ),
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),
