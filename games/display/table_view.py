@@ -12,7 +12,6 @@ Forms post ``type``, ``version`` and, by type, ``amount`` (bet), ``to`` (raise) 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
@@ -20,7 +19,7 @@ from django.dispatch import receiver
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from core import jinja, translations
+from core import translations
 from core.translations import gettext as _
 from core.translations import in_language
 from games import vocabulary
@@ -439,16 +438,7 @@ def build_log(
                 "points": record["deje"],
             }
         target["lines"].append(text)
-    for item in sections:
-        item["lines_html"] = log_lines_html(tuple(item["lines"]), tuple(item["deje_lines"]))
     return sections
-
-
-@lru_cache(maxsize=4096)
-def log_lines_html(lines: tuple[str, ...], deje_lines: tuple[int, ...]) -> str:
-    """A section of the hand's log as HTML, written once per its lines (already in their
-    reader's language): only the section under way changes from one version to the next."""
-    return str(jinja.macro("games/_table_parts.html", "log_lines", lines, deje_lines))
 
 
 def _hand_points(observation: Observation) -> list[int] | None:
