@@ -7,6 +7,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -439,16 +440,14 @@ def salle_sections(memo: salle_shared.ChangeMemo, context: dict) -> dict[str, st
         "playing": context["playing"],
         "playing_more": context["playing_more"],
     }
-    page_key = (context["page"], excluded, seated, has_table)
+    lists: dict[str, tuple] = {
+        "featured": (),
+        "open_tables": (context["page"], excluded, seated, has_table),
+        "playing": (),
+    }
     return {
-        name: memo.kept(
-            ("section", name, language, *key), lambda name=name: _salle_section(name, alike)
-        )
-        for name, key in (
-            ("featured", ()),
-            ("open_tables", page_key),
-            ("playing", ()),
-        )
+        name: memo.kept(("section", name, language, *key), partial(_salle_section, name, alike))
+        for name, key in lists.items()
     }
 
 
