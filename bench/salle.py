@@ -59,7 +59,9 @@ def one_change(readers, languages: list[str], shared: bool) -> tuple[float, int]
         start = time.thread_time()
         for n, reader in enumerate(readers):
             with translation.override(languages[n % len(languages)]):
-                fragments.salle_fragment(reader, reputations=signals.reputations, change=change)
+                fragments.salle_fragment(
+                    reader, fragments.SalleAsked(change=change), reputations=signals.reputations
+                )
         spent = time.thread_time() - start
     return spent * 1000, len(queries.captured_queries)
 

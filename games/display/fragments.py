@@ -6,7 +6,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlencode
@@ -374,33 +374,38 @@ def heartbeat_ms() -> int:
     return int(settings.HEARTBEAT_SECONDS * 1000)
 
 
+@dataclass(frozen=True)
+class SalleAsked:
+    """What a salle socket's push is for: the page of tables; `nav`, echoed for the page's
+    script (static/js/salle.js), the number of page changes the socket had been told of; the
+    tables that have just started; the salle change it follows (its event's name), whose parts
+    every player sees alike are read and rendered once per change and language
+    (`salle_sections`), or None: all of it for this render alone."""
+
+    page: int = 1
+    nav: int = 0
+    started_table_ids: Collection[int] = ()
+    change: str | None = None
+
+
 def salle_fragment(
-    user,
-    *,
-    page: int = 1,
-    nav: int = 0,
-    started_table_ids: Collection[int] = (),
-    reputations=None,
-    featured: list | None = None,
-    change: str | None = None,
+    user, asked: SalleAsked | None = None, *, reputations=None, featured: list | None = None
 ) -> tuple[str, int]:
     """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
-    one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
-    script (static/js/salle.js): the number of page changes the socket had been told of. If the
-    user's table is among the tables that have just started, the fragment carries the table
-    page address and the page goes there. `featured`, if given, gets the id of the game shown
-    « À la une » (None if none). `change`: the salle change this render follows (its event's
-    name): what every player sees alike is read and rendered once per change and language
-    (`salle_sections`); None: all of it for this render alone."""
-    memo = salle_shared.CHANGES.memo(change)
-    context = salle_context(user, page, reputations=reputations, memo=memo)
+    one asked for, or the last one if there are fewer pages now). If the user's table is among
+    the tables that have just started, the fragment carries the table page address and the
+    page goes there. `featured`, if given, gets the id of the game shown « À la une » (None if
+    none)."""
+    asked = asked or SalleAsked()
+    memo = salle_shared.CHANGES.memo(asked.change)
+    context = salle_context(user, asked.page, reputations=reputations, memo=memo)
     context["user"] = user
     context["pushed"] = True
-    context["nav"] = nav
+    context["nav"] = asked.nav
     my_seat = context["my_seat"]
     if (
         my_seat is not None
-        and my_seat.table_id in started_table_ids
+        and my_seat.table_id in asked.started_table_ids
         and my_seat.table.status == Table.Status.PLAYING
     ):
         context["redirect_to"] = reverse("games:table", args=[my_seat.table_id])

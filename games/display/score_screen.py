@@ -287,19 +287,20 @@ def past_hands(
     players: list[str],
     viewer: int,
     teams: list[str],
-    *,
-    history: bytes | None = None,
 ) -> str:
     """The HTML of the hands closed before the current one (the « Mains précédentes »), the
     latest first: a title, one line per lance and the total after it. Part of every push of
     every seat, and the same until the hand ends: built and written once per history, viewer's
     team and language (:func:`_past_hands`). The history's key is its pickle: a fifth of its
     JSON's cost, written at every render (two records alike but for their keys' order are two
-    keys: the hands built again, never the wrong ones). `history`: `past_history` of the
-    same hands, if the caller has it (once per version, whatever the teams and languages)."""
-    if history is None:
-        history = past_history(hands, hand_number)
-    sides = Sides(tuple(players), tuple(teams), team_of(viewer), kings)
+    keys: the hands built again, never the wrong ones)."""
+    history = past_history(hands, hand_number)
+    return past_hands_of(history, Sides(tuple(players), tuple(teams), team_of(viewer), kings))
+
+
+def past_hands_of(history: bytes, sides: Sides) -> str:
+    """`past_hands` from its history's key (`past_history`), which a caller may have worked out
+    once for every viewer of a version, whatever their team and language."""
     return _past_hands(history, sides, get_language())
 
 

@@ -36,7 +36,7 @@ from games.display.clocks import (
     told_once,
 )
 from games.display.panel import build_panel, deal_button
-from games.display.score_screen import Sides, hand_summary, past_hands, past_history
+from games.display.score_screen import Sides, hand_summary, past_hands_of, past_history
 from games.display.view_model import TableFacts, TablePage, View
 from games.engine import TARGET, Kings, Lance, Observation, team_of
 from games.engine.types import Declarations, HandRecord, LanceRecord, PublicEnvite
@@ -690,17 +690,12 @@ def _build_table(facts: TableFacts) -> View:
         "score_screen": score_screen,
         "past_hands": for_the_team(
             "past_hands",
-            lambda: past_hands(
-                observation["hands"],
-                observation["hand_number"],
-                kings,
-                players,
-                viewer,
-                teams,
-                history=for_the_version(
+            lambda: past_hands_of(
+                for_the_version(
                     "past_history",
                     lambda: past_history(observation["hands"], observation["hand_number"]),
                 ),
+                Sides(tuple(players), tuple(teams), team_of(viewer), kings),
             ),
         ),
         "partie_over": build_partie_over(observation, viewer, teams, scoreboard),

@@ -347,12 +347,9 @@ class SalleConsumer(UserSocket):
         try:
             html, shown = await in_thread(fragments.salle_fragment, self.language)(
                 self.scope["user"],
-                page=page,
-                nav=self.nav,
-                started_table_ids=started,
+                fragments.SalleAsked(page, self.nav, started, change),
                 reputations=signals.reputations,
                 featured=featured,
-                change=change,
             )
         except BaseException:
             self.started_table_ids |= started  # not sent: the next render carries them

@@ -63,7 +63,9 @@ def plain(user, language: str) -> str:
 
 def pushed(user, language: str, change: str) -> str:
     with translation.override(language):
-        html, _page = fragments.salle_fragment(user, reputations=signals.reputations, change=change)
+        html, _page = fragments.salle_fragment(
+            user, fragments.SalleAsked(change=change), reputations=signals.reputations
+        )
     return SERVER_NOW.sub("", html)
 
 
