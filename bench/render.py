@@ -28,7 +28,7 @@ from django.utils import translation  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine  # noqa: E402
-from games.display import fragments, game_cache, regions  # noqa: E402
+from games.display import fragments, game_cache, regions, shared_regions  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
@@ -191,12 +191,14 @@ def main():
     parser.add_argument("--profile-version", action="store_true")
     parser.add_argument("--regions", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
+    parser.add_argument("--case", action="append", help="run only this case (repeatable)")
     args = parser.parse_args()
     if args.cpu:
         global timer
         timer = time.thread_time
     start = mid_hand_state()
     game = game_in_memory(start)
+    game_cache.remember(game)  # the pushes read the game from the sockets' cache
     requests = [post_request(seat.user) for seat in game.seats.all()]
     cases = {
         "push, seat to act": lambda: fragments.table_regions(game, seat_to_act(game)),
@@ -210,7 +212,10 @@ def main():
         ),
     }
     for name, render in cases.items():
-        decisions = Decisions(start)  # each case sees the same decisions
+        if args.case and name not in args.case:
+            continue
+        decisions = Decisions(start)  # each case sees the same decisions, from no region kept
+        shared_regions.MEMO.clear()
         body = render()  # warms the cached loader
         with Counter() as counter:
             next_version(game, decisions)
