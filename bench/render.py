@@ -24,10 +24,11 @@ from django.conf import settings  # noqa: E402
 from django.template import loader  # noqa: E402
 from django.template.backends.django import Template  # noqa: E402
 from django.test import RequestFactory  # noqa: E402
+from django.utils import translation  # noqa: E402
 
 from accounts.models import User  # noqa: E402
 from games import engine  # noqa: E402
-from games.display import fragments, game_cache, regions  # noqa: E402
+from games.display import fragments, game_cache, regions, shared_regions  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
 from games.models import Game, GameSeat, Table  # noqa: E402
 
@@ -155,7 +156,8 @@ def version_renders(game: Game, request_for, languages=None) -> str:
     request = request_for(actor)
     languages = languages or [settings.LANGUAGE_CODE] * 4
     others = [(s.user, languages[s.number]) for s in game.seats.all() if s.number != actor]
-    answer = fragments.table_regions(game, actor, request=request)
+    with translation.override(languages[actor]):  # the actor's socket reads its own language
+        answer = fragments.table_regions(game, actor, request=request)
     pushes = fragments.table_pushes(game.pk, others, min_version=game.version)
     return answer + "".join(html for html, _ in filter(None, pushes.values()))
 
@@ -189,12 +191,14 @@ def main():
     parser.add_argument("--profile-version", action="store_true")
     parser.add_argument("--regions", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
+    parser.add_argument("--case", action="append", help="run only this case (repeatable)")
     args = parser.parse_args()
     if args.cpu:
         global timer
         timer = time.thread_time
     start = mid_hand_state()
     game = game_in_memory(start)
+    game_cache.remember(game)  # the pushes read the game from the sockets' cache
     requests = [post_request(seat.user) for seat in game.seats.all()]
     cases = {
         "push, seat to act": lambda: fragments.table_regions(game, seat_to_act(game)),
@@ -208,7 +212,10 @@ def main():
         ),
     }
     for name, render in cases.items():
-        decisions = Decisions(start)  # each case sees the same decisions
+        if args.case and name not in args.case:
+            continue
+        decisions = Decisions(start)  # each case sees the same decisions, from no region kept
+        shared_regions.MEMO.clear()
         body = render()  # warms the cached loader
         with Counter() as counter:
             next_version(game, decisions)

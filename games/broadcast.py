@@ -10,6 +10,7 @@ Groups: ``salle``; ``game-<id>-processes`` (each web process holding a socket of
 "presence.lost"). Handlers are named after the type."""
 
 import logging
+import uuid
 from typing import Protocol
 
 from channels.layers import get_channel_layer
@@ -38,8 +39,17 @@ def salle_changed(*, started_table_id: int | None = None) -> None:
     `started_table_id` names a table that has just started, so consumers of its seated
     players send them to the table page.
     """
-    event = {"type": "salle.changed", "started_table_id": started_table_id}
-    transaction.on_commit(lambda: _send(SALLE_GROUP, event))
+    transaction.on_commit(lambda: _send(SALLE_GROUP, _salle_event(started_table_id)))
+
+
+def _salle_event(started_table_id: int | None) -> dict:
+    """A salle change's event, named: the salle sockets of a process that hear it share what
+    they show alike (games.display.salle_shared)."""
+    return {
+        "type": "salle.changed",
+        "started_table_id": started_table_id,
+        "change": uuid.uuid4().hex,
+    }
 
 
 def game_changed(game_id: int, version: int) -> None:

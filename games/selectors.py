@@ -87,23 +87,9 @@ def salle_page(user, page: int = 1) -> SallePage:
     (with its table and host), the counts of open and playing tables, the page, the seats."""
     my_seat = active_seat_for_user(user, with_host=True)
     my_table = my_seat.table if my_seat is not None else None
-    counts = dict(
-        Table.objects.filter(status__in=Table.ACTIVE_STATUSES)
-        .exclude(status=Table.Status.OPEN, private=True)  # unlisted; their parties count
-        .values_list("status")
-        .annotate(n=Count("pk"))
-        .values_list("status", "n")
-    )
-    open_count = counts.get(Table.Status.OPEN, 0)
-    if my_table is not None and my_table.status == Table.Status.OPEN and not my_table.private:
-        open_count -= 1
-    pages = max(1, -(-open_count // SALLE_PAGE_SIZE))
-    page = min(max(page, 1), pages)
-    start = (page - 1) * SALLE_PAGE_SIZE
-    others = Table.objects.filter(status=Table.Status.OPEN, private=False).select_related("host")
-    if my_table is not None:
-        others = others.exclude(pk=my_table.pk)
-    tables = list(others.order_by("-created", "-pk")[start : start + SALLE_PAGE_SIZE])
+    counts = salle_counts()
+    excluded = listed_own_table(my_table)
+    tables, page, pages, open_count = open_tables_page(counts, page, excluded=excluded)
     prefetch_related_objects(
         [t for t in (my_table, *tables) if t is not None], table_seats_prefetch()
     )
@@ -116,6 +102,45 @@ def salle_page(user, page: int = 1) -> SallePage:
         open_count=open_count,
         playing_count=counts.get(Table.Status.PLAYING, 0),
     )
+
+
+def salle_counts() -> dict[str, int]:
+    """{status: number} of the tables the salle counts, in one query: the open public tables
+    and every table in play (a private table's partie counts)."""
+    return dict(
+        Table.objects.filter(status__in=Table.ACTIVE_STATUSES)
+        .exclude(status=Table.Status.OPEN, private=True)  # unlisted; their parties count
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+
+
+def listed_own_table(own_table: Table | None) -> int | None:
+    """The id of the player's own table if the salle's list of open tables would show it (then
+    it is shown apart, and left out of the list and its count)."""
+    if own_table is None or own_table.status != Table.Status.OPEN or own_table.private:
+        return None
+    return own_table.pk
+
+
+def open_tables_page(
+    counts: dict[str, int], page: int, *, excluded: int | None = None
+) -> tuple[list[Table], int, int, int]:
+    """(tables, page, pages, open count): one page of the open public tables but `excluded`
+    (the player's own: `listed_own_table`), newest first, with their hosts (seats not read),
+    in one query."""
+    open_count = counts.get(Table.Status.OPEN, 0)
+    if excluded is not None:
+        open_count -= 1
+    pages = max(1, -(-open_count // SALLE_PAGE_SIZE))
+    page = min(max(page, 1), pages)
+    start = (page - 1) * SALLE_PAGE_SIZE
+    others = Table.objects.filter(status=Table.Status.OPEN, private=False).select_related("host")
+    if excluded is not None:
+        others = others.exclude(pk=excluded)
+    tables = list(others.order_by("-created", "-pk")[start : start + SALLE_PAGE_SIZE])
+    return tables, page, pages, open_count
 
 
 def table_seats_prefetch() -> Prefetch:

@@ -8,9 +8,11 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.utils.translation import gettext_lazy as _
 
-from core.translations import gettext, in_language, ngettext
+from core.translations import gettext, in_language, language, ngettext
 from games.engine import ActionType, Lance, Outcome, Phase, Word
 from games.engine.types import LanceRecord
 
@@ -268,10 +270,32 @@ def word_text(word: Word) -> str:
 
 
 def word_sentence(word: Word, name: str) -> str:
-    """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes"."""
-    if word["type"] == "discard":
-        return f"{name} {word_text(word)}"
-    return labelled(name, word_text(word))
+    """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes". Written
+    once per word, speaker and language: a hand's log says every word again at each version,
+    for each team and language at the table."""
+    get = word.get
+    fields = (get("lance"), get("amount"), get("to"), get("count"), get("has"))
+    return _word_sentence(language(), name, word["type"], *fields)
+
+
+@lru_cache(maxsize=4096)
+def _word_sentence(
+    language: str | None,
+    name: str,
+    kind: str,
+    lance: str | None,
+    amount: int | None,
+    to: int | None,
+    count: int | None,
+    has: bool | None,
+) -> str:
+    """`word_sentence` in `language` (the active one: the cache's key), from every field of a
+    word that `word_text` reads."""
+    word: dict = {"type": kind, "lance": lance, "amount": amount, "to": to, "count": count}
+    word["has"] = has
+    if kind == "discard":
+        return f"{name} {word_text(word)}"  # type: ignore[arg-type]
+    return labelled(name, word_text(word))  # type: ignore[arg-type]
 
 
 def labelled(label: str, text: str) -> str:

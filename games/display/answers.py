@@ -87,14 +87,27 @@ def _counted_text(word: Word, name: str) -> str:
     return _("Les deux refusent : la mise est refusée.")
 
 
-def counted_answers(words: list[Word], mano: int | None, players: list[str]) -> dict[int, str]:
-    """``{index of a team's last vote: which of its votes counted}`` for every answer given by
-    two partners, unless both held or both refused (one vote alone needs no word); of two
-    equal raises the one nearest the mano counts.
+def counted_answers(
+    words: list[Word], mano: int | None, players: list[str], votes: dict[int, int] | None = None
+) -> dict[int, str]:
+    """``{index of a team's last vote: which of its votes counted}`` in words, for every answer
+    given by two partners (`counted_votes`, or `votes` if the caller has them)."""
+    if votes is None:
+        votes = counted_votes(words, mano)
+    return {
+        last: _counted_text(words[best], players[words[best]["seat"]])
+        for last, best in votes.items()
+    }
+
+
+def counted_votes(words: list[Word], mano: int | None) -> dict[int, int]:
+    """``{index of a team's last vote: index of the vote that counted}`` for every answer given
+    by two partners, unless both held or both refused (one vote alone needs no word); of two
+    equal raises the one nearest the mano counts. No words: the same for every reader.
 
     Once a lance has a bet, every later word of that lance is a vote; the consecutive votes of
     one team make its answer."""
-    out: dict[int, str] = {}
+    out: dict[int, int] = {}
     first = mano if mano is not None else 0
     groups: list[list[int]] = []
     lance = None
@@ -124,8 +137,12 @@ def counted_answers(words: list[Word], mano: int | None, players: list[str]) -> 
         # The engine's rule: the most aggressive vote, the larger raise, then the seat nearest
         # the mano.
         best = max(
-            votes,
-            key=lambda w: (VOTE_RANK[w["type"]], w.get("to", 0), -((w["seat"] - first) % 4)),
+            group,
+            key=lambda i: (
+                VOTE_RANK[words[i]["type"]],
+                words[i].get("to", 0),
+                -((words[i]["seat"] - first) % 4),
+            ),
         )
-        out[group[-1]] = _counted_text(best, players[best["seat"]])
+        out[group[-1]] = best
     return out

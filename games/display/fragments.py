@@ -1,15 +1,18 @@
 """Per-user fragments of the salle and of the live table, shared by the views (HTTP) and the
 consumers (WebSocket)."""
 
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Collection, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.db.models import prefetch_related_objects
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -17,7 +20,15 @@ from django.utils.translation import gettext as _
 
 from core import jinja
 from games import engine, forms, selectors, vocabulary
-from games.display import fairness_view, game_cache, links, shared_regions, table_view, talk
+from games.display import (
+    fairness_view,
+    game_cache,
+    links,
+    salle_shared,
+    shared_regions,
+    table_view,
+    talk,
+)
 from games.display.view_model import TableFacts, TablePage
 from games.engine import team_of
 from games.live import socket_counts
@@ -42,40 +53,52 @@ def register_pairs(reader: PairsReader) -> None:
     _pairs = reader
 
 
-def salle_context(user, page: int = 1, *, reputations=None) -> dict:
+def salle_context(
+    user, page: int = 1, *, reputations=None, memo: salle_shared.ChangeMemo | None = None
+) -> dict:
     """The salle as one player sees it: their own table first, then one page of the other open
     tables (selectors.SALLE_PAGE_SIZE), and the number of parties in play. Bounded: the same
     queries and at most one page of tables whatever the number of tables. `reputations`: the
     entry point's {user id: reputation} reader (records.selectors.reputations), called once
-    for every name shown."""
-    salle = selectors.salle_page(user, page)
-    shown = [t for t in (salle.my_table, *salle.tables) if t is not None]
-    playing = selectors.playing_games() if salle.playing_count else []
-    known = {}
-    if reputations is not None:
-        known = reputations(
-            {s.user_id for t in shown for s in t.seats.all()}
-            | {user_id for game in playing for user_id, _name, _robot in game.players}
-        )
-    pairs = _pairs.seated_pair_names(shown) if _pairs is not None else {}
-    my_table = _table_item(salle.my_table, known, pairs) if salle.my_table is not None else None
-    tables = [_table_item(t, known, pairs) for t in salle.tables]
+    for every name shown. `memo`: a salle change's (salle_shared), whose sockets read what they
+    show alike once (the counts, the parties in play, a page of tables); by default one of
+    this render alone, whose reads include the player's own table."""
+    memo = memo or salle_shared.ChangeMemo(None)
+    my_seat = selectors.active_seat_for_user(user, with_host=True)
+    my_table_row = my_seat.table if my_seat is not None else None
+    excluded = selectors.listed_own_table(my_table_row)
+    own = my_table_row if memo.private else None
+    alike = memo.kept(
+        ("page", page, excluded), lambda: _salle_alike(memo, page, excluded, own, reputations)
+    )
+    if own is None and my_table_row is not None:
+        own_alike = _shown_tables([my_table_row], reputations)
+        my_table, pairs = own_alike["items"][0], own_alike["pairs"]
+    else:
+        my_table, pairs = alike["own"], alike["pairs"]
+    my_table = dict(my_table) if my_table is not None else None
+    tables = [dict(item) for item in alike["tables"]]  # the friends are this player's own
+    page = alike["page"]
     return {
-        "my_seat": salle.my_seat,
+        "my_seat": my_seat,
         "my_table": my_table,
-        "talk": talk.salle_talk(user, salle.my_table),
+        "talk": talk.salle_talk(user, my_table_row),
         "host_cue": host_cue(user, my_table),
         "tables": tables,
-        "page": salle.page,
-        "pages": salle.pages,
+        "page": page,
+        "pages": alike["pages"],
         # the salle's forms post back the page they were on, so the answer shows that page
-        "page_query": f"?page={salle.page}" if salle.page > 1 else "",
-        "previous_url": salle_url(salle.page - 1) if salle.page > 1 else None,
-        "next_url": salle_url(salle.page + 1) if salle.page < salle.pages else None,
-        "socket_url": salle_socket_url(salle.page, waiting=_waiting_at(salle.my_seat)),
-        "open_count": salle.open_count,
-        "playing_count": salle.playing_count,
-        **playing_context(playing, known),
+        "page_query": f"?page={page}" if page > 1 else "",
+        "previous_url": salle_url(page - 1) if page > 1 else None,
+        "next_url": salle_url(page + 1) if page < alike["pages"] else None,
+        "socket_url": salle_socket_url(page, waiting=_waiting_at(my_seat)),
+        "open_count": alike["open_count"],
+        "playing_count": alike["playing_count"],
+        # its words are in the reader's language: once per change and language
+        **memo.kept(
+            ("playing-words", translation.get_language()),
+            lambda: playing_context(alike["playing"], alike["known"]),
+        ),
         "kings_choices": Table.Kings.choices,
         "robot_level_choices": RobotLevel.choices,
         "robot_level_default": RobotLevel.EXPERT,
@@ -85,12 +108,54 @@ def salle_context(user, page: int = 1, *, reputations=None) -> dict:
         "heartbeat_ms": heartbeat_ms(),
         # « avec ma pareja », and the pair proposals to answer: for a player not seated (one
         # query, for them only).
-        **_pair_forms(user, salle.my_seat),
-        "my_pair_name": _my_pair_name(salle.my_seat, pairs),
-        **friends_context(user, salle.my_table, [my_table, *tables]),
+        **_pair_forms(user, my_seat),
+        "my_pair_name": _my_pair_name(my_seat, pairs),
+        **friends_context(user, my_table_row, [my_table, *tables]),
         # The forms that may open a table show its commitment before the seed is given.
-        "next_commitment": None if salle.my_seat else pending_shuffle.commitment_for(user),
-        **waiting_context(salle.my_seat, my_table),
+        "next_commitment": None if my_seat else pending_shuffle.commitment_for(user),
+        **waiting_context(my_seat, my_table),
+    }
+
+
+def _salle_alike(memo, page: int, excluded: int | None, own: Table | None, reputations) -> dict:
+    """What every player of the salle who asks for `page` (their own open table `excluded`)
+    sees alike, in no language (words are rendered when read): the counts, the page of tables
+    with their seats, reputations and parejas, the parties in play. `own`: the player's own
+    table, read along (a private memo only)."""
+    counts = memo.kept(("counts",), selectors.salle_counts)
+    playing_count = counts.get(Table.Status.PLAYING, 0)
+    rows, page, pages, open_count = selectors.open_tables_page(counts, page, excluded=excluded)
+    playing = memo.kept(("playing-pool",), selectors.playing_games) if playing_count else []
+    players = {user_id for game in playing for user_id, _name, _robot in game.players}
+    shown = _shown_tables([t for t in (own, *rows) if t is not None], reputations, players)
+    items = shown["items"]
+    return {
+        "page": page,
+        "pages": pages,
+        "open_count": open_count,
+        "playing_count": playing_count,
+        "own": items[0] if own is not None else None,
+        "tables": items[1:] if own is not None else items,
+        "pairs": shown["pairs"],
+        "playing": playing,
+        "known": shown["known"],
+    }
+
+
+def _shown_tables(tables: list[Table], reputations, also_known: Collection[int] = ()) -> dict:
+    """The cards of `tables` (their seats read here, in one query), with the reputations of
+    their players and of `also_known` (one call), and the parejas seated as partners."""
+    prefetch_related_objects(tables, selectors.table_seats_prefetch())
+    known = {}
+    if reputations is not None:
+        seated = {s.user_id for t in tables for s in t.seats.all()}
+        if seated or also_known:
+            known = reputations(seated | set(also_known))
+    pairs = _pairs.seated_pair_names(tables) if _pairs is not None else {}
+    return {
+        "items": [_table_item(t, known, pairs) for t in tables],
+        "pairs": pairs,
+        "known": known,
     }
 
 
@@ -311,36 +376,128 @@ def heartbeat_ms() -> int:
     return int(settings.HEARTBEAT_SECONDS * 1000)
 
 
+@dataclass(frozen=True)
+class SalleAsked:
+    """What a salle socket's push is for: the page of tables; `nav`, echoed for the page's
+    script (static/js/salle.js), the number of page changes the socket had been told of; the
+    tables that have just started; the salle change it follows (its event's name), whose parts
+    every player sees alike are read and rendered once per change and language
+    (`salle_sections`), or None: all of it for this render alone."""
+
+    page: int = 1
+    nav: int = 0
+    started_table_ids: Collection[int] = ()
+    change: str | None = None
+
+
 def salle_fragment(
-    user,
-    *,
-    page: int = 1,
-    nav: int = 0,
-    started_table_ids: Collection[int] = (),
-    reputations=None,
-    featured: list | None = None,
+    user, asked: SalleAsked | None = None, *, reputations=None, featured: list | None = None
 ) -> tuple[str, int]:
     """The #salle fragment for one user, as the consumer pushes it, and the page it shows (the
-    one asked for, or the last one if there are fewer pages now). `nav` is echoed for the page's
-    script (static/js/salle.js): the number of page changes the socket had been told of. If the
-    user's table is among the tables that have just started, the fragment carries the table
-    page address and the page goes there. `featured`, if given, gets the id of the game shown
-    « À la une » (None if none)."""
-    context = salle_context(user, page, reputations=reputations)
+    one asked for, or the last one if there are fewer pages now). If the user's table is among
+    the tables that have just started, the fragment carries the table page address and the
+    page goes there. `featured`, if given, gets the id of the game shown « À la une » (None if
+    none)."""
+    asked = asked or SalleAsked()
+    memo = salle_shared.CHANGES.memo(asked.change)
+    context = salle_context(user, asked.page, reputations=reputations, memo=memo)
     context["user"] = user
     context["pushed"] = True
-    context["nav"] = nav
+    context["nav"] = asked.nav
     my_seat = context["my_seat"]
     if (
         my_seat is not None
-        and my_seat.table_id in started_table_ids
+        and my_seat.table_id in asked.started_table_ids
         and my_seat.table.status == Table.Status.PLAYING
     ):
         context["redirect_to"] = reverse("games:table", args=[my_seat.table_id])
     if featured is not None:  # the socket follows « À la une » live (SalleConsumer)
         shown = context["featured"]
         featured.append(shown["game_id"] if shown is not None else None)
-    return render_to_string("games/salle.html#salle", context), context["page"]
+    if any(item["table"].host_id == user.pk for item in context["tables"]):
+        # never so (a host sits at their table, shown apart): the plain render, to be sure
+        return render_to_string("games/salle.html#salle", context), context["page"]
+    context["shared_sections"] = salle_sections(memo, context)
+    html = render_to_string("games/salle.html#salle", context)
+    return _with_friends(html, context), context["page"]
+
+
+def salle_sections(memo: salle_shared.ChangeMemo, context: dict) -> dict[str, str]:
+    """The salle's parts every player sees alike, rendered once per change and language (and,
+    for the page of open tables, per page, own open table, whether the player sits and has a
+    table): « À la une », the open tables (the friends marked, filled in by `_with_friends`),
+    the parties in play."""
+    language = translation.get_language()
+    seated = context["my_seat"] is not None
+    has_table = context["my_table"] is not None
+    excluded = selectors.listed_own_table(context["my_table"]["table"] if has_table else None)
+    alike = {
+        "page": context["page"],
+        "pages": context["pages"],
+        "page_query": context["page_query"],
+        "previous_url": context["previous_url"],
+        "next_url": context["next_url"],
+        "open_count": context["open_count"],
+        "playing_count": context["playing_count"],
+        "tables": context["tables"],
+        "my_table": has_table,
+        "my_seat": _SEATED if seated else None,
+        "shared": True,
+        "featured": context["featured"],
+        "playing": context["playing"],
+        "playing_more": context["playing_more"],
+    }
+    lists: dict[str, tuple] = {
+        "featured": (),
+        "open_tables": (context["page"], excluded, seated, has_table),
+        "playing": (),
+    }
+    return {
+        name: memo.kept(("section", name, language, *key), partial(_salle_section, name, alike))
+        for name, key in lists.items()
+    }
+
+
+class _SeatedElsewhere:
+    """The open tables' cards of a player seated at another table: no seat offered."""
+
+    table_id = None
+
+
+_SEATED = _SeatedElsewhere()
+
+SECTIONS = {"featured": "featured", "open_tables": "salle-open-tables", "playing": "salle-playing"}
+
+
+def _salle_section(name: str, alike: dict) -> str:
+    if name == "featured" and not alike["featured"]:
+        return ""
+    return render_to_string(f"games/salle.html#{SECTIONS[name]}", alike)
+
+
+_FRIEND_MARKS = re.compile(r"<!--friend(s?):(\d+)-->")
+
+
+def _with_friends(html: str, context: dict) -> str:
+    """The shared open tables' friend marks filled in for this player: the seats of the players
+    they have had a partie with, and each card's line naming them."""
+    friends = context["friends"]
+    if "<!--friend" not in html:
+        return html
+    badge = render_to_string("games/salle.html#friend-badge") if friends else ""
+    names = {item["table"].pk: item["friends"] for item in context["tables"]}
+
+    def filled(mark: re.Match) -> str:
+        number = int(mark.group(2))
+        if not mark.group(1):
+            return badge if number in friends else ""
+        if not names.get(number):
+            return ""
+        return render_to_string(
+            "games/salle.html#friends-badge", {"item": {"friends": names[number]}}
+        )
+
+    return _FRIEND_MARKS.sub(filled, html)
 
 
 # ---------------------------------------------------------------- the live table

@@ -294,9 +294,19 @@ def past_hands(
     team and language (:func:`_past_hands`). The history's key is its pickle: a fifth of its
     JSON's cost, written at every render (two records alike but for their keys' order are two
     keys: the hands built again, never the wrong ones)."""
-    history = pickle.dumps(hands[: hand_number - 1], protocol=pickle.HIGHEST_PROTOCOL)
-    sides = Sides(tuple(players), tuple(teams), team_of(viewer), kings)
+    history = past_history(hands, hand_number)
+    return past_hands_of(history, Sides(tuple(players), tuple(teams), team_of(viewer), kings))
+
+
+def past_hands_of(history: bytes, sides: Sides) -> str:
+    """`past_hands` from its history's key (`past_history`), which a caller may have worked out
+    once for every viewer of a version, whatever their team and language."""
     return _past_hands(history, sides, get_language())
+
+
+def past_history(hands: list[HandRecord], hand_number: int) -> bytes:
+    """The key of the hands closed before `hand_number` (`past_hands`)."""
+    return pickle.dumps(hands[: hand_number - 1], protocol=pickle.HIGHEST_PROTOCOL)
 
 
 @lru_cache(maxsize=1024)

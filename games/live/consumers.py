@@ -271,6 +271,7 @@ class SalleConsumer(UserSocket):
     pusher: asyncio.Task | None = None
     featured_id: int | None = None
     rendered_version = -1  # of the partie « À la une »
+    change: str | None = None  # the last salle change heard and not yet rendered
 
     async def connect(self):
         if self.authenticated_user() is None:
@@ -334,6 +335,7 @@ class SalleConsumer(UserSocket):
         started = event.get("started_table_id")
         if started is not None:
             self.started_table_ids.add(started)
+        self.change = event.get("change")
         self.push()
 
     def push(self):
@@ -359,14 +361,16 @@ class SalleConsumer(UserSocket):
             await self.close(code=1011)
 
     async def send_salle(self):
+        """This socket's salle: after a change, what every salle of the process shows alike is
+        that change's (read and rendered once per language: games.display.salle_shared); on
+        connect or a page asked for, all of it read for this render."""
         page, started, self.started_table_ids = self.page, self.started_table_ids, set()
+        change, self.change = self.change, None
         featured: list[int | None] = []
         try:
             html, shown = await in_thread(fragments.salle_fragment, self.language)(
                 self.scope["user"],
-                page=page,
-                nav=self.nav,
-                started_table_ids=started,
+                fragments.SalleAsked(page, self.nav, started, change),
                 reputations=signals.reputations,
                 featured=featured,
             )

@@ -146,9 +146,9 @@ def count_renders(monkeypatch):
     calls = []
     render = fragments.salle_fragment
 
-    def counted(user, **kwargs):
+    def counted(user, *args, **kwargs):
         calls.append(kwargs)
-        return render(user, **kwargs)
+        return render(user, *args, **kwargs)
 
     monkeypatch.setattr(fragments, "salle_fragment", counted)
     return calls

@@ -169,9 +169,9 @@ async def test_page_requests_force_a_few_renders_per_second_per_user(
     renders = []
     render = fragments.salle_fragment
 
-    def counted(user, **kwargs):
+    def counted(user, *args, **kwargs):
         renders.append(kwargs)
-        return render(user, **kwargs)
+        return render(user, *args, **kwargs)
 
     monkeypatch.setattr(fragments, "salle_fragment", counted)
     client = await logged_in(bixente)

@@ -1,4 +1,5 @@
 import pytest
+from django.utils import translation
 
 from core import translations
 from games import vocabulary
@@ -98,3 +99,15 @@ def test_a_translated_word_is_its_own_lazy_strings_in_the_active_language():
         assert translations.language() == "de"
         assert vocabulary.lance_name("grand") == str(vocabulary.LANCE_NAMES["grand"])
     assert translations.language() == translation.get_language()
+
+
+def test_a_word_sentence_is_in_the_language_active_when_it_is_asked_for():
+    """Written once per word, speaker and language (a cache): never another language's."""
+    word = {"seat": 0, "type": "hold", "lance": "grand"}
+    with translation.override("es"):
+        spanish = vocabulary.word_sentence(word, "Ane")
+    french = vocabulary.word_sentence(word, "Ane")
+    with translation.override("es"), translations.one_language():
+        again = vocabulary.word_sentence(word, "Ane")
+    assert french == "Ane : Je tiens"
+    assert spanish != french and again == spanish
