@@ -11,6 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from core.permissions import can_moderate
+from core.read_only_admin import ReadOnlyModelAdmin
 from games.phrases import phrase_text
 from games.vocabulary import labelled
 from moderation.models import PhraseReport, StaffAction
@@ -110,17 +111,8 @@ def _apply(modeladmin, request, queryset, apply, reason, done):
     return HttpResponseRedirect(url)
 
 
-class ReadOnlyAdmin(ModeratorMixin, admin.ModelAdmin):
+class ReadOnlyAdmin(ModeratorMixin, ReadOnlyModelAdmin):
     """A record moderators read and nobody writes here, superusers included."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(StaffAction)

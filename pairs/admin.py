@@ -3,21 +3,13 @@ so nothing is edited here (a pair's name or members changed by hand would rewrit
 
 from django.contrib import admin
 
+from core.read_only_admin import ReadOnlyModelAdmin
 from pairs.models import Pair
 
 
 @admin.register(Pair)
-class PairAdmin(admin.ModelAdmin):
+class PairAdmin(ReadOnlyModelAdmin):
     list_display = ["name", "proposer", "partner", "status", "created", "accepted_at", "ended_at"]
     list_filter = ["status"]
     search_fields = ["name", "proposer__username", "partner__username"]
     list_select_related = ["proposer", "partner"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -5,36 +5,26 @@ which rebuilds the ratings without it."""
 
 from django.contrib import admin
 
+from core.read_only_admin import ReadOnlyModelAdmin
 from records.models import PairRating, PairRatingChange, Rating, RatingChange, RatingVoid
 
 
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(ReadOnly):
+class RatingAdmin(ReadOnlyModelAdmin):
     list_display = ["user", "points", "parties", "mu", "sigma", "updated"]
     search_fields = ["user__username"]
     ordering = ["-points"]
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnly):
+class RatingChangeAdmin(ReadOnlyModelAdmin):
     list_display = ["game", "user", "won", "points_before", "points", "at"]
     search_fields = ["user__username"]
     list_select_related = ["user", "game"]
 
 
 @admin.register(RatingVoid)
-class RatingVoidAdmin(ReadOnly):
+class RatingVoidAdmin(ReadOnlyModelAdmin):
     """The parties taken out of the ratings; the why is in the moderation journal."""
 
     list_display = ["game", "at"]
@@ -42,14 +32,14 @@ class RatingVoidAdmin(ReadOnly):
 
 
 @admin.register(PairRating)
-class PairRatingAdmin(ReadOnly):
+class PairRatingAdmin(ReadOnlyModelAdmin):
     list_display = ["pair", "points", "parties", "mu", "sigma", "updated"]
     search_fields = ["pair__name"]
     ordering = ["-points"]
 
 
 @admin.register(PairRatingChange)
-class PairRatingChangeAdmin(ReadOnly):
+class PairRatingChangeAdmin(ReadOnlyModelAdmin):
     list_display = ["game", "pair", "won", "points_before", "points", "at"]
     search_fields = ["pair__name"]
     list_select_related = ["pair", "game"]

@@ -8,6 +8,7 @@ from django import forms
 from django.contrib import admin
 from django.utils import timezone
 
+from core.read_only_admin import ReadOnlyModelAdmin
 from tournaments import services
 from tournaments.models import Match, Tournament, TournamentPair
 
@@ -97,16 +98,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyModelAdmin):
     list_display = ["tournament", "round", "pair_a", "pair_b", "done", "winner", "started_at"]
     list_filter = ["done"]
     list_select_related = ["tournament", "round", "pair_a__pair", "pair_b__pair"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
