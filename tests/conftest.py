@@ -115,6 +115,19 @@ def fresh_heartbeats():
 
 
 @pytest.fixture(autouse=True)
+def site_language():
+    """Every test starts in the site's language: a request through the test client leaves the
+    language LocaleMiddleware chose active in the thread (nothing deactivates it), so a test
+    after a Basque request rendered Basque where it expected French."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits():
     """No test inherits another's rate-limit counters."""
     from core import ratelimit
