@@ -538,6 +538,7 @@ def table_context(
     if game.status != Game.Status.PLAYING:
         # The end screen's way on (records' pages, by URL name: games does not import records).
         context["partie_url"] = links.url("records:partie", game.pk)
+        context["review_url"] = links.url("reviews:review", game.pk)  # « Revoir avec le robot »
         context["profiles"] = [
             (s.user.username, links.url("records:profile", s.user.username))
             for s in seats
@@ -632,6 +633,7 @@ def cancelled_context(game: Game) -> dict:
         "fairness": fairness_view.game_fairness(game, players),
         "salle_url": reverse("games:salle"),
         "partie_url": reverse("records:partie", args=[game.pk]),
+        "review_url": reverse("reviews:review", args=[game.pk]),
     }
 
 

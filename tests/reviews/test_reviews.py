@@ -182,3 +182,17 @@ def test_reviews_go_to_their_own_queue_so_robots_and_clocks_never_wait_behind_on
     assert settings.REVIEW_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
     for name in ("games.tasks.robot_play", "games.tasks.sweep", "tournaments.tasks.advance"):
         assert queue_of(name) == app.conf.task_default_queue
+
+
+def test_the_end_screen_and_a_cancelled_partie_lead_to_the_review(cast, sent, client):
+    """The way to the review from where a partie ends: the table's end screen, and a
+    cancelled partie's page at its table's address, beside « Revoir la partie »."""
+    client.force_login(cast[0])
+    finished = play_out(start(cast), seed=5)
+    review_url = reverse("reviews:review", args=[finished.pk])
+    page = client.get(reverse("games:table", args=[finished.table_id])).content.decode()
+    assert f'href="{review_url}"' in page and "Revoir avec le robot" in page
+    cancelled = cancel_by_absence(start(cast), 3)
+    review_url = reverse("reviews:review", args=[cancelled.pk])
+    page = client.get(reverse("games:table", args=[cancelled.table_id])).content.decode()
+    assert f'href="{review_url}"' in page
