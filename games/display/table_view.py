@@ -399,23 +399,6 @@ def build_log(
 ) -> list[View]:
     """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached; the
     words the clock made (``by_clock``) and a deal it made say "temps écoulé"."""
-    return with_lance_results(
-        log_of_words(observation, players, by_clock, dealt_by_clock, votes),
-        observation,
-        players,
-        teams,
-    )
-
-
-def log_of_words(
-    observation: Observation,
-    players: list[str],
-    by_clock: set[int] | None = None,
-    dealt_by_clock: bool = False,
-    votes: dict[int, int] | None = None,
-) -> list[View]:
-    """The hand log's sections with the words said only: what both teams read alike (the
-    lances' results, which name « Nous » or « Eux », come in with_lance_results)."""
     by_clock = by_clock or set()
     sections: list[View] = []
     if dealt_by_clock:
@@ -427,29 +410,25 @@ def log_of_words(
                 "deje_lines": [],
             }
         )
+
+    def section(key: Lance | Literal["mus"]) -> View:
+        if not sections or sections[-1]["key"] != key:
+            title = _("Mus") if key == "mus" else vocabulary.lance_name(key)
+            sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
+        return sections[-1]
+
     counted = answers.counted_answers(observation["words"], observation["mano"], players, votes)
     for index, word in enumerate(observation["words"]):
         lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
         line = vocabulary.word_sentence(word, players[word["seat"]])
-        lines = _log_section(sections, lance or "mus")["lines"]
+        lines = section(lance or "mus")["lines"]
         lines.append(timed_out_text(line) if index in by_clock else line)
         if index in counted:
             lines.append(counted[index])
-    return sections
-
-
-def with_lance_results(
-    words_log: list[View], observation: Observation, players: list[str], teams: list[str]
-) -> list[View]:
-    """A copy of log_of_words's sections with each decided lance's result (for the reader's
-    team labels) as the last line of its section; `words_log` itself is left as it was."""
-    sections = [
-        dict(s, lines=list(s["lines"]), deje_lines=list(s["deje_lines"])) for s in words_log
-    ]
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
-            target = _log_section(sections, record["lance"])
+            target = section(record["lance"])
         text = lance_result_text(record, players, teams)
         if record["deje"] and record["winner_team"] is not None:
             # The deje is scored when the bet is refused, not at the count: marked where it is.
@@ -460,14 +439,6 @@ def with_lance_results(
             }
         target["lines"].append(text)
     return sections
-
-
-def _log_section(sections: list[View], key: Lance | Literal["mus"]) -> View:
-    """The log's last section if it is `key`'s, else a new one at the end."""
-    if not sections or sections[-1]["key"] != key:
-        title = _("Mus") if key == "mus" else vocabulary.lance_name(key)
-        sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
-    return sections[-1]
 
 
 def _hand_points(observation: Observation) -> list[int] | None:
@@ -717,25 +688,16 @@ def _build_table(facts: TableFacts) -> View:
         ),
         "log": for_the_team(
             f"log {sorted(by_clock)} {dealt}",
-            lambda: with_lance_results(
-                for_the_language(
-                    f"log of words {sorted(by_clock)} {dealt}",
-                    lambda: log_of_words(
-                        observation,
-                        players,
-                        by_clock,
-                        dealt,
-                        for_the_version(
-                            "counted_votes",
-                            lambda: answers.counted_votes(
-                                observation["words"], observation["mano"]
-                            ),
-                        ),
-                    ),
-                ),
+            lambda: build_log(
                 observation,
                 players,
                 teams,
+                by_clock,
+                dealt,
+                for_the_version(
+                    "counted_votes",
+                    lambda: answers.counted_votes(observation["words"], observation["mano"]),
+                ),
             ),
         ),
         "panel": panel,
