@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from functools import cache
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -45,14 +45,15 @@ def strength(cards: list[str], kings: int, lance: Lance) -> int:
     return TABLES[kings][hand_key(cards)][LANCE_INDEX[lance]]
 
 
-@cache
-def _rank_hands(pool: tuple[str, ...], kings: int) -> list[tuple[tuple[int, ...], int]]:
-    """(evaluation, ways) of every four-card hand of ``pool``, by rank multiset."""
-    piles = Counter(CARD_RANK[c] for c in pool)
-    ranks = sorted(piles)
+@lru_cache(maxsize=256)
+def _rank_hands(ranks: tuple[int, ...], kings: int) -> list[tuple[tuple[int, ...], int]]:
+    """(evaluation, ways) of every four-card hand of a pool of ``ranks`` (sorted: keyed by what
+    it reads, a few hundred pools, not one entry per hand asked about)."""
+    piles = Counter(ranks)
+    kinds = sorted(piles)
     out = []
-    for taken, ways in _multisets(tuple(piles[r] for r in ranks)):
-        hand = [f"{r}o" for r, k in zip(ranks, taken, strict=True) for _ in range(k)]
+    for taken, ways in _multisets(tuple(piles[r] for r in kinds)):
+        hand = [f"{r}o" for r, k in zip(kinds, taken, strict=True) for _ in range(k)]
         out.append((TABLES[kings][hand_key(hand)], ways))
     return out
 
@@ -69,7 +70,7 @@ def beats(cards: list[str], pool: list[str], kings: int, lance: Lance) -> float 
         return None
     field = 0
     beaten = 0
-    for info, ways in _rank_hands(tuple(sorted(pool)), kings):
+    for info, ways in _rank_hands(_ranks(pool), kings):
         if lance in ("paires", "jeu") and info[idx] == 0:
             continue
         if lance == "point" and info[JEU] > 0:
@@ -92,10 +93,10 @@ def _holds(lance: Lance, classes: list[Any], taken: tuple[int, ...]) -> bool:
     return bool(sum(c * k for c, k in zip(classes, taken, strict=True)) >= 31)
 
 
-@cache
-def _none_holds(pool: tuple[str, ...], kings: int, lance: Lance, hands: int) -> float:
+@lru_cache(maxsize=256)
+def _none_holds(ranks: tuple[int, ...], kings: int, lance: Lance, hands: int) -> float:
     of = _class_of(lance, kings)
-    piles = Counter(of(CARD_RANK[c]) for c in pool)
+    piles = Counter(of(rank) for rank in ranks)
     classes = sorted(piles)
     counts = tuple(piles[c] for c in classes)
 
@@ -109,7 +110,7 @@ def _none_holds(pool: tuple[str, ...], kings: int, lance: Lance, hands: int) -> 
                 total += ways * without(rest, left - 1)
         return total
 
-    n = len(pool)
+    n = len(ranks)
     deals = 1
     for i in range(hands):
         deals *= comb(n - 4 * i, 4)
@@ -120,7 +121,11 @@ def none_holds(pool: list[str], kings: int, lance: Lance, hands: int = 2) -> flo
     """The chance that none of ``hands`` hands dealt from ``pool`` has Paires / Jeu."""
     if lance not in ("paires", "jeu"):
         raise ValueError("only Paires and Jeu are held or not")
-    return _none_holds(tuple(sorted(pool)), kings, lance, hands)
+    return _none_holds(_ranks(pool), kings, lance, hands)
+
+
+def _ranks(pool: list[str]) -> tuple[int, ...]:
+    return tuple(sorted(CARD_RANK[c] for c in pool))
 
 
 def unseen(obs: Observation) -> list[str]:
