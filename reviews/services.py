@@ -56,8 +56,10 @@ def review_partie(*, game_id: int) -> bool:
 
     try:
         found = analysis.review_seats(game.state, reviewed_seats(game), progress=progress)
-    except Exception:
-        Review.objects.filter(pk=review.pk).update(status=Review.Status.QUEUED)
+    except Exception:  # the page queues it again once STALLED has passed (review_wanted)
+        Review.objects.filter(pk=review.pk).update(
+            status=Review.Status.QUEUED, updated=timezone.now()
+        )
         raise
     seats = {
         str(seat): {"decisions": rows, "summary": analysis.summary(rows)}
@@ -84,6 +86,16 @@ def review_wanted(game: Game) -> Review | None:
     # get_or_create: two first visits at once make one row (the loser reads the winner's)
     review, created = Review.objects.get_or_create(game=game, defaults={"version": version})
     if not created and review.version == version:
+        if review.status == Review.Status.READY or review.updated > timezone.now() - STALLED:
+            return review
+        # not made, nor moving, for STALLED: its task failed or was lost; queued again, once
+        # per STALLED whatever the number of visits (the first to touch the row sends it)
+        touched = Review.objects.filter(pk=review.pk, updated=review.updated).update(
+            status=Review.Status.QUEUED, updated=timezone.now()
+        )
+        review.refresh_from_db()
+        if touched:
+            queue(game.pk)
         return review
     if not created:
         Review.objects.filter(pk=review.pk, version=review.version).update(

@@ -196,3 +196,27 @@ def test_the_end_screen_and_a_cancelled_partie_lead_to_the_review(cast, sent, cl
     review_url = reverse("reviews:review", args=[cancelled.pk])
     page = client.get(reverse("games:table", args=[cancelled.table_id])).content.decode()
     assert f'href="{review_url}"' in page
+
+
+def test_a_review_whose_task_failed_or_was_lost_is_queued_again_once_it_stalled(cast, sent, client):
+    """A queued review of today's robot that nothing moved for STALLED (its task failed, or its
+    message was lost) is queued again by the next visit — once, not at every poll."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = play_out(start(cast), seed=5)
+    sent.sent.clear()
+    Review.objects.create(game=game, version=analysis.review_version())
+    client.force_login(cast[0])
+    url = reverse("reviews:review", args=[game.pk])
+    client.get(url)
+    assert sent.sent == []  # fresh: its task may still come
+    Review.objects.filter(game=game).update(
+        updated=timezone.now() - services.STALLED - timedelta(seconds=1)
+    )
+    client.get(url)
+    client.get(url)
+    assert sent.sent == [(receivers.REVIEW_TASK, (game.pk,))]
+    assert services.review_partie(game_id=game.pk)
+    assert Review.objects.get(game=game).status == Review.Status.READY
