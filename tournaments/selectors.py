@@ -255,7 +255,9 @@ def pair_history(pair, viewer) -> list[HistoryLine]:
             continue
         if entry.final_rank is not None:
             rank, size, points = entry.final_rank, entry.final_field or 0, entry.final_points or 0
-        else:  # running, or finished before the final standings were kept
+        elif tournament.state != Tournament.State.RUNNING:  # ended before 0003, or cancelled
+            rank, size, points = None, 0, 0
+        else:  # running: its standings now
             ratings = dict(tournament.entries.filter(playing=True).values_list("pk", "rating"))
             rows = pairing.standings(ratings, services.history(tournament))
             mine = next((r for r in rows if r.pair == entry.pk), None)
