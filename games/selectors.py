@@ -425,6 +425,11 @@ def phrase_seats(table_id: int) -> list[tuple[int, int, str]]:
     return list(open_seats.values_list(*fields))
 
 
+def table_is_open(table_id: int) -> bool:
+    """Whether the table still waits for its partie (its players talk in the salle)."""
+    return Table.objects.filter(pk=table_id, status=Table.Status.OPEN).exists()
+
+
 def phrase_muted_ids(*, table_id: int, user) -> set[int]:
     """The user ids whose phrases `user` muted at this table."""
     rows = PhraseMute.objects.filter(table_id=table_id, muter=user)

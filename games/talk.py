@@ -78,6 +78,8 @@ def section(*, user, table_id: int, oob: bool = False, csrf_token: str = "") -> 
     seats = selectors.phrase_seats(table_id)
     muted = selectors.phrase_muted_ids(table_id=table_id, user=user)
     context = talk.talk_context(table_id, seats=seats, viewer_id=user.pk, muted=muted)
+    if selectors.table_is_open(table_id):  # before the partie: the salle's « Votre table »
+        context = talk.in_the_salle(context)
     return talk.talk_section(context, csrf_token, oob=oob)
 
 

@@ -109,9 +109,15 @@ def salle_talk(user, table: Table | None) -> Markup | None:
     seats = [(s.number, s.user_id, s.user.username) for s in table.seats.all() if s.active]
     muted = selectors.phrase_muted_ids(table_id=table.pk, user=user)
     context = talk_context(table.pk, seats=seats, viewer_id=user.pk, muted=muted)
+    return Markup(talk_section(in_the_salle(context)))  # noqa: S704 (rendered by Jinja, escaped)
+
+
+def in_the_salle(context: dict) -> dict:
+    """The talk section as the salle's « Votre table » shows it: the bubbles on the table
+    card's seats, no ring of its own."""
     context["seats_selector"] = ".my-table .seats"
-    context["ring"] = []  # the table card shows the seats
-    return Markup(talk_section(context))  # noqa: S704 (rendered by Jinja, escaped)
+    context["ring"] = []
+    return context
 
 
 def talk_section(context: dict, csrf_token: str = "", *, oob: bool = False) -> str:

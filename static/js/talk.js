@@ -4,6 +4,8 @@
 // is kept once. At the table page and at the salle's « Votre table » before the partie.
 (function () {
   var seen = 0;  // the newest phrase shown: older ones (a page load, a mute undone) stay quiet
+  // The salle shows the log only once its player sits: what was said before is not news.
+  var logKnown = !!document.getElementById("talk-log");
 
   function talk() { return document.getElementById("table-talk"); }
 
@@ -40,6 +42,7 @@
   function newest(update) {
     var log = document.getElementById("talk-log");
     if (!log) return;
+    if (!logKnown) { logKnown = true; update = false; }
     var kept = {};
     Array.prototype.forEach.call(log.querySelectorAll("li[data-pk]"), function (entry) {
       var pk = parseInt(entry.getAttribute("data-pk"), 10);
