@@ -237,6 +237,17 @@ def test_before_the_partie_the_seated_players_may_speak(full_table, cast, login,
     assert say(login(make_user("eneko")), full_table.pk).status_code == 403
 
 
+def test_muting_before_the_partie_answers_the_salles_talk_section(full_table, cast, login):
+    """At an open table the talk section lives in the salle's « Votre table »: a mute's answer
+    is that section (bubbles on the table card's seats, no ring), not the table page's."""
+    answer = login(cast[0]).post(
+        reverse("games:phrase_mute", args=[full_table.pk]), {"seat": "1"}, headers=HTMX
+    )
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert 'data-seats=".my-table .seats"' in html and "talk__ring" not in html
+
+
 def test_a_report_outlives_the_open_table_its_players_left(open_table, cast, login):
     ane, bixente = cast[0], cast[1]
     salle.seat_take(user=bixente, table_id=open_table.pk, number=1)
