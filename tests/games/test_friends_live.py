@@ -167,4 +167,4 @@ def test_the_worker_lapses_an_unanswered_offer_on_time(revanche_worker, cast, se
     assert made.status == Revanche.Status.LAPSED, revanche_worker.worker_output()[-2000:]
     late = (timezone.now() - made.expires_at).total_seconds()
     print(f"\nrevanche lapsed {late:.2f} s after its expiry")
-    assert "expiré" in made.reason
+    assert made.reason == {"code": "expired"} and "expiré" in made.reason_text
