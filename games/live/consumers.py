@@ -211,6 +211,15 @@ class UserSocket(AsyncWebsocketConsumer):
         """A phrase said at an open table before its partie (docs/phrases.md): not shown on
         this socket's page."""
 
+    def players_phrase_role(self, event) -> str | None:
+        """How a seated player reads a phrase: their own as its speaker, another's as a player,
+        None for a speaker they muted."""
+        user_id = self.scope["user"].pk
+        if user_id in event.get("muted_by", ()):
+            return None
+        mine = event["phrase"].get("user_id") == user_id
+        return talk_display.SPEAKER if mine else talk_display.PLAYER
+
     async def send_phrase(self, phrase: dict, role: str):
         """One phrase, rendered in this socket's reader's language (games.display.talk)."""
         html = await in_thread(talk_display.said_fragment, self.language)(phrase, role)
@@ -319,13 +328,10 @@ class SalleConsumer(UserSocket):
     async def user_phrase(self, event):
         """A phrase said at this player's open table, before the partie (docs/phrases.md):
         appended to the talk section of « Votre table » unless its speaker is muted."""
-        user_id = self.scope["user"].pk
-        if user_id in event.get("muted_by", ()):
-            return
-        phrase = event["phrase"]
-        role = talk_display.SPEAKER if phrase.get("user_id") == user_id else talk_display.PLAYER
-        html = await in_thread(talk_display.said_fragment, self.language)(phrase, role)
-        await self.send(text_data=html)
+        role = self.players_phrase_role(event)
+        if role is not None:
+            html = await in_thread(talk_display.said_fragment, self.language)(event["phrase"], role)
+            await self.send(text_data=html)
 
     async def user_kicked(self, event):
         self.stop_pushing()  # no salle after the redirect to the login page
@@ -519,12 +525,9 @@ class TableConsumer(UserSocket):
 
     async def game_phrase(self, event):
         """A phrase said at this table: shown unless this socket's reader muted its speaker."""
-        user_id = self.scope["user"].pk
-        if user_id in event.get("muted_by", ()):
-            return
-        phrase = event["phrase"]
-        role = talk_display.SPEAKER if phrase.get("user_id") == user_id else talk_display.PLAYER
-        await self.send_phrase(phrase, role)
+        role = self.players_phrase_role(event)
+        if role is not None:
+            await self.send_phrase(event["phrase"], role)
 
     async def decide(self, message: dict):
         """The decision form sent up the socket: applied and answered as its POST is (one hop
