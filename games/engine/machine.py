@@ -346,6 +346,21 @@ def legal_actions(state: State, seat: int) -> list[LegalAction]:
 
 def apply(state: State, seat: int, action: Action, *, shuffler: Shuffler | None = None) -> State:
     """The state after ``seat`` plays ``action``; IllegalAction leaves ``state`` untouched."""
+    return _apply(state, seat, action, shuffler, copy=True)
+
+
+def apply_owned(
+    state: State, seat: int, action: Action, *, shuffler: Shuffler | None = None
+) -> None:
+    """``apply`` in place, for a state its caller alone holds (a review's rollout, which played
+    every decision of its hand in a fresh copy): no copy of the hand per decision. An illegal
+    action may leave ``state`` half changed."""
+    _apply(state, seat, action, shuffler, copy=False)
+
+
+def _apply(
+    state: State, seat: int, action: Action, shuffler: Shuffler | None, *, copy: bool
+) -> State:
     if state["status"] == "finished":
         raise IllegalAction("game_finished", "the partie is over", winner=state["winner"])
     check_seat(seat)
@@ -360,7 +375,7 @@ def apply(state: State, seat: int, action: Action, *, shuffler: Shuffler | None 
             type=kind,
             phase=phase,
         )
-    new = _copy_state(state)
+    new = _copy_state(state) if copy else state
     if phase == "mus":
         _on_mus(new, seat, act)
     elif phase == "discard":
@@ -370,7 +385,7 @@ def apply(state: State, seat: int, action: Action, *, shuffler: Shuffler | None 
     else:
         _on_deal(new, shuffler)
     new["actions"].append([seat, act])
-    new["version"] = state["version"] + 1
+    new["version"] += 1
     return new
 
 

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 
 from .cards import CARD_CODES
 from .hands import JEU, PAIRES, evaluate
-from .machine import _record, apply, new_partie, to_act
+from .machine import _record, apply, apply_owned, new_partie, to_act
 from .observation import observation
 from .robot import DEFAULT_LEVEL, ROBOT_VERSION, robot_action
 from .robot_v1 import observation_seed
@@ -42,7 +42,12 @@ def review_version() -> str:
 
 def seeded(obs: Observation, salt: int = 0) -> SeededShuffler:
     """A shuffler fixed by the observation (and ``salt``): never by a hidden card."""
-    return SeededShuffler(int.from_bytes(observation_seed(obs)[:8], "big") * 1000 + salt)
+    return SeededShuffler(seed_base(obs) + salt)
+
+
+def seed_base(obs: Observation) -> int:
+    """The observation's part of every seed of its analysis (hashed once per decision)."""
+    return int.from_bytes(observation_seed(obs)[:8], "big") * 1000
 
 
 def _matches(cards: list[str], seat: int, obs: Observation) -> bool:
@@ -195,10 +200,11 @@ def rollout(state: State, seat: int, action: Action, rng: SeededShuffler) -> flo
     """The seat's team's chance to win the partie once ``action`` is played and robots play
     the hand out: 1 or 0 if the partie ends in it, else the score model's chance."""
     team = team_of(seat)
-    st = apply(state, seat, action, shuffler=rng)
+    st = apply(state, seat, action, shuffler=rng)  # a copy the rollout alone holds
     while st["status"] == "playing":
         actor = to_act(st)[0]
-        st = apply(st, actor, robot_action(observation(st, actor), DEFAULT_LEVEL), shuffler=rng)
+        move = robot_action(observation(st, actor), DEFAULT_LEVEL)
+        apply_owned(st, actor, move, shuffler=rng)
     if st["status"] == "finished":
         return 1.0 if st["winner"] == team else 0.0
     return partie_chance(st["scores"][team], st["scores"][1 - team])
@@ -258,11 +264,12 @@ def analyse(obs: Observation, played: Action | None = None, samples: int = SAMPL
     advice = robot_action(obs, DEFAULT_LEVEL)
     choices = options(obs, played, advice)
     totals = [0.0] * len(choices)
+    base = seed_base(obs)
     for k in range(samples):
-        world = determinise(obs, seeded(obs, 2 * k))
+        world = determinise(obs, SeededShuffler(base + 2 * k))
         for i, action in enumerate(choices):
             # the same world and the same later shuffles for every option: only the choice differs
-            totals[i] += rollout(world, seat, action, seeded(obs, 2 * k + 1))
+            totals[i] += rollout(world, seat, action, SeededShuffler(base + 2 * k + 1))
     return {
         "advice": advice,
         "options": [
