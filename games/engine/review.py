@@ -305,6 +305,35 @@ def same_decision(a: Action, b: Action) -> bool:
     return a["type"] != "discard" or key(a) == key(b)
 
 
+def review_decision(
+    index: int, obs: Observation, played: Action, samples: int = SAMPLES
+) -> dict[str, Any]:
+    """One decision as the review keeps it: its position, the word played, the robot's, each
+    option's estimated chance and the cost. A function of its arguments alone, so a review may
+    analyse its decisions in any order and in any process (reviews.services splits them)."""
+    found = analyse(obs, played, samples)
+    chances = {key(o["action"]): o["chance"] for o in found["options"]}
+    best = max(chances.values())
+    return {
+        "index": index,
+        "position": position(obs),
+        "played": played,
+        "advice": found["advice"],
+        "agrees": same_decision(played, found["advice"]),
+        "options": found["options"],
+        "samples": found["samples"],
+        "cost": round(best - chances[key(played)], 4),
+    }
+
+
+def by_seat(rows: list[dict[str, Any]], seats: set[int]) -> dict[int, list[dict[str, Any]]]:
+    """Reviewed decisions (any order) as {seat: [decision]} in play order."""
+    out: dict[int, list[dict[str, Any]]] = {s: [] for s in sorted(seats)}
+    for row in sorted(rows, key=lambda r: r["index"]):
+        out[row["position"]["seat"]].append(row)
+    return out
+
+
 def review_seats(
     log: State,
     seats: set[int],
@@ -312,30 +341,14 @@ def review_seats(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[int, list[dict[str, Any]]]:
     """Every decision of ``seats`` in the partie ``log``, analysed from that seat's observation
-    alone: {seat: [decision]} in play order."""
+    alone, one after the other: {seat: [decision]} in play order."""
     todo = list(decisions(log, seats))
-    out: dict[int, list[dict[str, Any]]] = {s: [] for s in sorted(seats)}
+    rows = []
     for done, (index, obs, played) in enumerate(todo):
-        found = analyse(obs, played, samples)
-        chances = {key(o["action"]): o["chance"] for o in found["options"]}
-        best = max(chances.values())
-        seat = obs["seat"]
-        assert seat is not None, "a seat's observation"
-        out[seat].append(
-            {
-                "index": index,
-                "position": position(obs),
-                "played": played,
-                "advice": found["advice"],
-                "agrees": same_decision(played, found["advice"]),
-                "options": found["options"],
-                "samples": found["samples"],
-                "cost": round(best - chances[key(played)], 4),
-            }
-        )
+        rows.append(review_decision(index, obs, played, samples))
         if progress is not None:
             progress(done + 1, len(todo))
-    return out
+    return by_seat(rows, seats)
 
 
 def position(obs: Observation) -> dict[str, Any]:

@@ -37,8 +37,7 @@ def fits(page, width, name):
 
 
 def test_the_review_pages_fit_and_are_accessible(cast, page_for, in_thread, monkeypatch):
-    real = analysis.review_seats
-    monkeypatch.setattr(analysis, "review_seats", lambda *a, **k: real(*a, **{**k, "samples": 4}))
+    monkeypatch.setattr(analysis, "SAMPLES", 4)
     game = in_thread(lambda: play_out(start(cast), seed=3, weights=LONG_PLAY))
     SHOTS.mkdir(parents=True, exist_ok=True)
     problems = []

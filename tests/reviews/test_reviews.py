@@ -33,13 +33,7 @@ def sent(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def few_samples(monkeypatch):
-    real = analysis.review_seats
-
-    def quick(*args, **kwargs):
-        kwargs["samples"] = 2
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(analysis, "review_seats", quick)
+    monkeypatch.setattr(analysis, "SAMPLES", 2)
 
 
 def test_the_end_of_a_partie_queues_its_review_which_is_made_once(cast, sent):
@@ -54,6 +48,41 @@ def test_the_end_of_a_partie_queues_its_review_which_is_made_once(cast, sent):
     assert found.total == len(played) == found.done
     assert set(found.seats) == {"0", "1", "2", "3"}
     assert not services.review_partie(game_id=game.pk)  # never made twice
+
+
+def test_a_review_split_across_processes_is_the_review_made_in_one(cast, sent, monkeypatch):
+    game = play_out(start(cast), seed=5, weights=CALM)
+    made = {}
+    for processes in (1, 2):
+        monkeypatch.setattr(services, "PROCESSES", processes)
+        Review.objects.filter(game=game).delete()
+        assert services.review_partie(game_id=game.pk)
+        made[processes] = Review.objects.get(game=game)
+    assert made[2].total == made[1].total > 2 * services.PROGRESS_EVERY  # more than one chunk
+    assert made[2].seats == made[1].seats
+    assert made[2].cpu_seconds > 0  # the analysing processes' CPU is counted
+
+
+def test_the_progress_of_a_split_review_moves_by_chunks_to_the_total(monkeypatch):
+    todo = list(analysis.decisions(_robot_partie(), {0, 2}))[:13]
+    told = []
+    monkeypatch.setattr(services, "PROCESSES", 2)
+    rows = services.analysed(todo, lambda done, total: told.append((done, total)))
+    assert [done for done, _ in told] == [5, 10, 13]
+    assert {total for _, total in told} == {13}
+    assert sorted(r["index"] for r in rows) == [index for index, _, _ in todo]
+
+
+def _robot_partie():
+    from games import engine
+
+    rng = SeededShuffler(3)
+    state = engine.new_partie(kings=4, first_mano=0, shuffler=rng)
+    while state["status"] != "finished":
+        seat = engine.to_act(state)[0]
+        action = engine.robot_action(engine.observation(state, seat))
+        state = engine.apply(state, seat, action, shuffler=rng)
+    return state
 
 
 def test_a_new_robot_version_makes_the_review_again(cast, sent, monkeypatch, client):
