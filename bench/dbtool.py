@@ -6,6 +6,8 @@ free of Django):
     python -m bench.dbtool games              one JSON line: every game's state summary
     python -m bench.dbtool ended TABLE_ID     one JSON line: its game's status and end time
     python -m bench.dbtool log                one JSON line: every game's log, seq by seq
+    python -m bench.dbtool stage TABLE_ID FILE   the table's game becomes the partie of FILE
+                                              (a finished engine state) but for its last decision
 """
 
 import json
@@ -72,6 +74,57 @@ def games_log() -> dict:
     return out
 
 
+def stage(table_id: int, path: str) -> dict:
+    """The game of a started table becomes the finished partie of `path` (an engine state)
+    replayed but for its last decision, its log rows and its clock as the site would have
+    written them; one JSON line: the seat to play that decision, the decision and the version
+    it is played at (bench.review --live plays it through the site: the real end)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from games import engine
+    from games.models import Game, GameAction
+    from games.services import clock
+
+    finished = json.loads(open(path).read())  # noqa: SIM115 (read whole)
+    state = engine.new_partie(
+        kings=finished["kings"],
+        first_mano=finished["first_mano"],
+        decks=finished["decks"],
+        reshuffles=finished["reshuffles"],
+    )
+    *played, (last_seat, last) = finished["actions"]
+    now = timezone.now()
+    rows = []
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+        for seat, action in played:
+            state = engine.apply(state, seat, action)
+            kind = GameAction.Kind.PLAY
+            rows.append(
+                GameAction(
+                    game=game, seq=state["version"], seat=seat, kind=kind, payload=action, at=now
+                )
+            )
+        GameAction.objects.filter(game=game).delete()
+        GameAction.objects.bulk_create(rows)
+        seats = list(game.seats.all())
+        host = next(s.number for s in seats if s.user_id == game.table.host_id)
+        turn_clock = clock.advance(
+            clock.new_clock(game.table.clock, set()), state, host_seat=host, now=clock.ms(now)
+        )
+        Game.objects.filter(pk=game.pk).update(
+            kings=state["kings"],
+            state=state,
+            version=state["version"],
+            clock=turn_clock,
+            turn_deadline=clock.to_datetime(clock.earliest_deadline(turn_clock)),
+            fairness="",  # dealt from the file's decks, not derived from the table's seeds
+            last_action_at=now,
+        )
+    return {"game": game.pk, "seat": last_seat, "action": last, "version": state["version"]}
+
+
 def main(argv: list[str]) -> None:
     django.setup()
     if argv[0] == "users":
@@ -82,6 +135,8 @@ def main(argv: list[str]) -> None:
         print(json.dumps(games_summary()))
     elif argv[0] == "log":
         print(json.dumps(games_log()))
+    elif argv[0] == "stage":
+        print(json.dumps(stage(int(argv[1]), argv[2])))
     elif argv[0] == "ended":
         print(json.dumps(game_end(int(argv[1]))))
     else:

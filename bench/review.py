@@ -1,12 +1,13 @@
-"""`python -m bench.review`: the CPU a partie's review costs the worker (docs/review.md).
+"""`python -m bench.review`: the CPU a partie's review costs (docs/review.md).
 
-Robots play parties with the engine alone; each is then reviewed as the worker reviews it, for
-one person's seat (a practice partie) and for four (a partie of four people), with the
-analysis' own sample count. It prints, per partie, the decisions analysed and the CPU and wall
-time, then the mean cost of one decision: the review of any partie is that times its count."""
+Without options, robots play parties with the engine alone; each is then reviewed in this
+process, for one person's seat (a practice partie) and for four (a partie of four people),
+with the analysis' own sample count: per partie the decisions, CPU and wall time, then the mean
+CPU of one decision. `--live`: the whole path on the real stack (bench.review_live)."""
 
 import argparse
 import statistics
+import sys
 import time
 
 from games import engine
@@ -25,7 +26,18 @@ def robot_partie(seed: int, kings: int) -> engine.State:
     return state
 
 
+def decisions(state: engine.State) -> int:
+    """The decisions a review of the four seats analyses (the deals aside)."""
+    return sum(1 for _, action in state["actions"] if action["type"] != "deal")
+
+
 def main() -> None:
+    if "--live" in sys.argv:
+        from bench import review_live
+
+        sys.argv.remove("--live")
+        review_live.main()
+        return
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--parties", type=int, default=6)
     parser.add_argument("--samples", type=int, default=review.SAMPLES)

@@ -3,7 +3,8 @@ machine (plain HTTP on loopback), DEBUG=1 is development.
 
 Environment: DATABASE_URL, REDIS_URL, SECRET_KEY (else SECRET_KEY_FILE, generated once),
 DEBUG (off unless 1), ALLOWED_HOSTS (comma separated), CSRF_TRUSTED_ORIGINS (comma separated),
-SECURE (1 behind HTTPS: secure cookies, HSTS, redirect); CELERY_BROKER_URL, CELERY_QUEUE; the
+SECURE (1 behind HTTPS: secure cookies, HSTS, redirect); CELERY_BROKER_URL, CELERY_QUEUE,
+REVIEW_PROCESSES; the
 presence durations below (SEAT_GRACE_SECONDS, ...); EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT,
 EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL.
 """
@@ -317,6 +318,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 REVIEW_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-reviews"
 CELERY_TASK_ROUTES = {"reviews.tasks.review_partie": {"queue": REVIEW_QUEUE}}
+# Processes the reviewer splits one review into (reviews.services.analysed): this machine's
+# two cores; 1 analyses in the worker's own process.
+REVIEW_PROCESSES = int(os.environ.get("REVIEW_PROCESSES", "2"))
 
 # Presence and abandonment (games.services.presence, games.services.deadlines, games.tasks),
 # all overridable from the environment (tests use short ones). A seat whose last table socket

@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,10 +27,6 @@ log = logging.getLogger(__name__)
 PROGRESS_EVERY = 5
 #: A review this long without progress was lost with its worker: it is made again.
 STALLED = timedelta(minutes=5)
-#: Processes one review's decisions are analysed in (the machine's two cores; 1: in the
-#: worker's own process). Each decision is a function of its observation alone, so the split
-#: changes no figure (tests/reviews).
-PROCESSES = 2
 
 
 def reviewed_seats(game: Game) -> set[int]:
@@ -94,11 +91,13 @@ def cpu_now() -> float:
 def analysed(
     todo: list[tuple[int, Any, Any]], progress: Callable[[int, int], None]
 ) -> list[dict[str, Any]]:
-    """Every decision of ``todo`` reviewed, in PROCESSES processes forked from this one (the
+    """Every decision of ``todo`` reviewed, in settings.REVIEW_PROCESSES processes forked from
+    this one (the
     robots' tables built once, before) by chunks of PROGRESS_EVERY decisions; ``progress`` is
     told every PROGRESS_EVERY decisions (each chunk) and at the end. In any order:
     analysis.by_seat puts them back in play order."""
-    if PROCESSES <= 1 or len(todo) <= PROGRESS_EVERY:
+    processes = settings.REVIEW_PROCESSES
+    if processes <= 1 or len(todo) <= PROGRESS_EVERY:
         rows = []
         for number, item in enumerate(todo, start=1):
             rows.append(analysis.review_decision(*item, samples=analysis.SAMPLES))
@@ -112,7 +111,7 @@ def analysed(
         # fork: the children only compute (no database, no socket) and inherit the tables
         warnings.simplefilter("ignore", DeprecationWarning)
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
+        with ProcessPoolExecutor(processes, mp_context=context) as pool:
             for future in as_completed(
                 [pool.submit(review_chunk, chunk, analysis.SAMPLES) for chunk in chunks]
             ):

@@ -50,11 +50,11 @@ def test_the_end_of_a_partie_queues_its_review_which_is_made_once(cast, sent):
     assert not services.review_partie(game_id=game.pk)  # never made twice
 
 
-def test_a_review_split_across_processes_is_the_review_made_in_one(cast, sent, monkeypatch):
+def test_a_review_split_across_processes_is_the_review_made_in_one(cast, sent, settings):
     game = play_out(start(cast), seed=5, weights=CALM)
     made = {}
     for processes in (1, 2):
-        monkeypatch.setattr(services, "PROCESSES", processes)
+        settings.REVIEW_PROCESSES = processes
         Review.objects.filter(game=game).delete()
         assert services.review_partie(game_id=game.pk)
         made[processes] = Review.objects.get(game=game)
@@ -63,10 +63,10 @@ def test_a_review_split_across_processes_is_the_review_made_in_one(cast, sent, m
     assert made[2].cpu_seconds > 0  # the analysing processes' CPU is counted
 
 
-def test_the_progress_of_a_split_review_moves_by_chunks_to_the_total(monkeypatch):
+def test_the_progress_of_a_split_review_moves_by_chunks_to_the_total(settings):
     todo = list(analysis.decisions(_robot_partie(), {0, 2}))[:13]
     told = []
-    monkeypatch.setattr(services, "PROCESSES", 2)
+    settings.REVIEW_PROCESSES = 2
     rows = services.analysed(todo, lambda done, total: told.append((done, total)))
     assert [done for done, _ in told] == [5, 10, 13]
     assert {total for _, total in told} == {13}
