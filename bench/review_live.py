@@ -1,16 +1,10 @@
 """`python -m bench.review --live`: from a partie's end to its review ready, on the real stack
-while the site serves play (docs/review.md, "Cost, measured").
+while the site serves play (the method: docs/bench.md, "bench.review --live"; the figures:
+docs/review.md, "Cost, measured").
 
-The bench stack (bench.stack: its own database and Redis) runs the web processes as `make run`
-does (deploy.serve), the game worker and beat, and the `reviewer` line of the Procfile as it is
-written there (niced, its own queue). LOAD tables of bench players play at RATE decisions a
-second (bench.cpu's load) the whole time. Four other bench players sit at a table of their own;
-for each measured partie (a robot partie of the engine, chosen by its seed for its length) their
-game is staged as that partie but for its last decision (bench.dbtool stage), which the seat to
-play POSTs through the site: the real end (games.signals.partie_ended, the review queued on
-commit). The harness then reads the partie's reviews.Review row until it is ready: the wall time
-from the end to the review, the CPU the row records (the analysing processes' included), the
-machine's load average then, and the decisions a second the site served meanwhile."""
+Four bench players' game is staged as a robot partie but for its last decision, which they POST
+through the site (the real end: the review queued on commit, made by the Procfile's reviewer),
+while bench players play at other tables; the harness reads the partie's reviews.Review row."""
 
 import argparse
 import asyncio
@@ -45,6 +39,10 @@ def start_reviewer(stack: Stack) -> None:
     command = line.replace(".venv/bin/", f"{VENV_BIN}/")
     stack.start("reviewer", ["sh", "-c", f"exec {command}"])
     log(f"reviewer: {shlex.join(['sh', '-c', command])}")
+
+
+def settings_processes(stack: Stack) -> str:
+    return stack.env.get("REVIEW_PROCESSES", "2")
 
 
 def load_average() -> float:
@@ -131,7 +129,8 @@ async def measure_one(
         "site_decisions_per_s": round(served / max(time.monotonic() - ended, 1e-9), 1),
     }
     log(
-        f"{label} (seed {seed}): {result['hands']} hands, {result['reviewed']} decisions, "
+        f"{label} (seed {seed}, {settings_processes(stack)} processes): {result['hands']} "
+        f"hands, {result['reviewed']} decisions, "
         f"cpu {result['cpu_s']} s, end to ready {result['wall_s']} s (in the queue "
         f"{result['queued_s']} s), load {load0} -> {result['load_at_ready']}, the site "
         f"served {result['site_decisions_per_s']} decisions/s"
@@ -140,7 +139,7 @@ async def measure_one(
 
 
 async def main_async(args, stack: Stack) -> dict:
-    stack.env["REVIEW_PROCESSES"] = str(args.processes)
+    stack.env["REVIEW_PROCESSES"] = str(args.processes[0])
     stack.start_redis()
     stack.prepare_database()
     stack.start_celery()
@@ -160,14 +159,24 @@ async def main_async(args, stack: Stack) -> dict:
         for i, t in enumerate(load)
         if args.rate
     ]
-    out: dict = {"tables": args.tables, "rate": args.rate, "processes": args.processes}
+    out: dict = {"tables": args.tables, "rate": args.rate}
     results = []
     async with await psycopg.AsyncConnection.connect(f"{PG_URL}/{DB_NAME}", autocommit=True) as db:
         await asyncio.sleep(args.settle)
-        for label, seed in args.parties:
-            if results:  # the same four open a new table (the last one ended)
-                await measured.sit_down()
-            results.append(await measure_one(stack, measured, db, stats, label, seed, args.timeout))
+        running = args.processes[0]
+        for number, (label, seed) in enumerate(args.parties):
+            # each partie with each process count, the order alternating from one to the next
+            order = args.processes if number % 2 == 0 else args.processes[::-1]
+            for processes in order if label != "warm-up" else [running]:
+                if processes != running:  # the reviewer started again with its new setting
+                    stack.env["REVIEW_PROCESSES"] = str(processes)
+                    stack.restart("reviewer")
+                    running = processes
+                    await asyncio.sleep(args.settle)
+                if results:  # the same four open a new table (the last one ended)
+                    await measured.sit_down()
+                one = await measure_one(stack, measured, db, stats, label, seed, args.timeout)
+                results.append(dict(one, processes=processes))
         cursor = await db.execute("SELECT count(*) FROM reviews_review")
         (reviews,) = await cursor.fetchone()
     for task in players:
@@ -198,7 +207,11 @@ def main() -> None:
         help="label:seed,... robot parties of 4 kings (bench.review.robot_partie)",
     )
     parser.add_argument(
-        "--processes", type=int, default=int(os.environ.get("REVIEW_PROCESSES", "2"))
+        "--processes",
+        type=int,
+        nargs="+",
+        default=[int(os.environ.get("REVIEW_PROCESSES", "2"))],
+        help="REVIEW_PROCESSES of the reviewer; several: each partie with each, compared",
     )
     parser.add_argument("--settle", type=float, default=5.0, help="s of load before the first")
     parser.add_argument("--timeout", type=float, default=300.0)
