@@ -136,4 +136,3 @@ def render(name: str, context: dict[str, Any]) -> str:
 def macro(name: str, macro_name: str, *args: Any) -> Markup:
     """One macro of a template of parts (context-free: its arguments and the globals only)."""
     return getattr(ENV.get_template(name).module, macro_name)(*args)
-
