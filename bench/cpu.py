@@ -215,8 +215,9 @@ def main() -> None:
         "--baseline-ways",
         nargs="+",
         default=["post"],
-        choices=["post", "socket"],
-        help="how the baseline's players decide (socket: a checkout with socket decisions)",
+        choices=["post", "socket", "socket-fr", "socket-four"],
+        help="how the baseline's players decide (socket: a checkout with socket decisions; "
+        "socket-fr / socket-four with --languages: before and after in the same run)",
     )
     parser.add_argument(
         "--spectators",

@@ -7,6 +7,12 @@ time per decision: the whole decide, and its apply (lock, engine, writes, commit
 server, no Redis, no worker: the broadcasts and the queued tasks after commit are dropped, so only
 the work of the decision's own thread is timed. Steadier than bench.cpu on a shared machine.
 
+``--peers fr`` / ``--peers four``: every decision is a socket's whole hop as the site runs it
+when the table's three other players' sockets are in this process: the actor's answer and the
+three pushes, in French, or each player in their own language (fr, es, eu, en by seat) — the
+decision's web CPU but the socket's framing, by language (docs/languages.md, "Cost"). Under
+callgrind it counts instructions, which a busy machine does not move.
+
 DATABASE_URL names the database to use (migrated here; its bench users and tables are kept)."""
 
 import argparse
@@ -71,7 +77,20 @@ def form(version: int, action: dict):
     return data
 
 
-async def play(decisions: int, tables: int, seed: int) -> dict:
+FOUR_LANGUAGES = ("fr", "es", "eu", "en")
+
+
+def in_language(language: str, call):
+    from django.utils import translation
+
+    def called(**kwargs):
+        with translation.override(language):
+            return call(**kwargs)
+
+    return called
+
+
+async def play(decisions: int, tables: int, seed: int, peers: str | None = None) -> dict:
     from games import decisions as decide_module
     from games.display import game_cache
     from games.engine import SeededShuffler, to_act
@@ -121,6 +140,18 @@ async def play(decisions: int, tables: int, seed: int) -> dict:
         seat = seats[rng.randbelow(len(seats))]
         action = pick_action(state, seat, rng, weights)
         kwargs = dict(user=users[seat], table_id=game.table_id, data=form(state["version"], action))
+        if peers:
+            languages = FOUR_LANGUAGES if peers == "four" else ("fr",) * 4
+            readers = [(users[s], languages[s]) for s in range(4) if s != seat]
+            answer = await measured(
+                "decision",
+                in_language(languages[seat], decide_module.decide),
+                peers=readers,
+                **kwargs,
+            )
+            refused += answer.status != 200
+            game.version = answer.version
+            continue
         # every other decision is rendered for its actor: the apply apart, then the whole
         if n % 2:
             answer = await measured("decide", decide_module.decide, **kwargs)
@@ -143,9 +174,14 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--peers",
+        choices=["fr", "four"],
+        help="each decision with the three other players' pushes (French, or a language each)",
+    )
     args = parser.parse_args()
     setup()
-    print(json.dumps(asyncio.run(play(args.decisions, args.tables, args.seed))))
+    print(json.dumps(asyncio.run(play(args.decisions, args.tables, args.seed, args.peers))))
 
 
 if __name__ == "__main__":

@@ -9,12 +9,15 @@ written with ``str``, as ``{% localize off %}`` wrote them."""
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 from django.utils import translation
 from jinja2 import ChainableUndefined, Environment, FileSystemLoader
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
+from markupsafe import escape as markupsafe_escape
 
 from core import translations
 
@@ -70,6 +73,26 @@ def ngettext(singular: str, plural: str, number: int, **variables: Any) -> Marku
     return Markup(text % {k: escape(v) for k, v in variables.items()})
 
 
+@lru_cache(maxsize=4096)
+def cached_macro(name: str, macro_name: str, *args: Any) -> Markup:
+    """:func:`macro` written once per its (hashable) arguments: a part of a region that is the
+    same from one version to the next (a section of the hand's log already said) is not written
+    again at every push. Only for a macro that reads nothing but its arguments, no translation:
+    the words come in already in the reader's language."""
+    return macro(name, macro_name, *args)
+
+
+def json_attribute(texts: tuple[str, ...] | list[str]) -> Markup:
+    """``texts|tojson|forceescape``, the same bytes, each text's part written once: a hand's
+    words go out with every push, each of them again at each version."""
+    return Markup(", ".join(map(_json_text, texts)).join("[]"))
+
+
+@lru_cache(maxsize=8192)
+def _json_text(text: str) -> str:
+    return str(markupsafe_escape(str(htmlsafe_json_dumps(text, sort_keys=True))))
+
+
 class _Environment(Environment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
@@ -92,7 +115,14 @@ def environment() -> Environment:
     )
     # {% trans %} blocks call gettext(message, **variables): ours formats them, Django's way.
     env.newstyle_gettext = True  # type: ignore[attr-defined]
-    env.globals.update(gettext=gettext, _=translate, ngettext=ngettext, pgettext=pgettext)
+    env.filters["json_attribute"] = json_attribute
+    env.globals.update(
+        gettext=gettext,
+        _=translate,
+        ngettext=ngettext,
+        pgettext=pgettext,
+        cached_macro=cached_macro,
+    )
     return env
 
 

@@ -9,6 +9,7 @@ bastos ``b`` = bâtons. Ranks: 1 As ... 7 Sept, 10 Valet (sota), 11 Cavalier (ca
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -270,32 +271,83 @@ def word_text(word: Word) -> str:
 
 
 def word_sentence(word: Word, name: str) -> str:
-    """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes". Written
-    once per word, speaker and language: a hand's log says every word again at each version,
-    for each team and language at the table."""
+    """A public word as a French sentence: "Ane : Mus", "Camille écarte 3 cartes". Its words
+    around the speaker's name are written once per word and language (a hand's log says every
+    word again at each version, for each team and language at the table); the names stay out
+    of the cache's key, so a site's many tables and speakers share it."""
     get = word.get
     fields = (get("lance"), get("amount"), get("to"), get("count"), get("has"))
-    return _word_sentence(language(), name, word["type"], *fields)
+    before, after = _word_sentence(language(), word["type"], *fields)
+    return f"{before}{name}{after}"
+
+
+WordKey = tuple[str, str, Any, Any, Any, Any, Any]
+
+
+def word_keys(words: list[Word], players: list[str]) -> list[WordKey]:
+    """What `word_sentences` reads of each word, its speaker's name included: worked out once
+    per version of a table, for all its readers."""
+    return [
+        (
+            players[w["seat"]],
+            w["type"],
+            w.get("lance"),
+            w.get("amount"),
+            w.get("to"),
+            w.get("count"),
+            w.get("has"),
+        )
+        for w in words
+    ]
+
+
+def word_sentences(keys: list[WordKey]) -> list[str]:
+    """`word_sentence` of each word of `word_keys`, in the active language: each (word, speaker)
+    written once per language and kept, so the words already said cost a lookup each at the
+    next versions (a hand's log says them all again at every version, per team and language)."""
+    written = _sentences.get(language())
+    if written is None or len(written) > SENTENCES_KEPT:
+        written = _sentences[language()] = {}
+    try:
+        return list(map(written.__getitem__, keys))
+    except KeyError:
+        for key in keys:
+            if key not in written:
+                before, after = _word_sentence(language(), *key[1:])
+                written[key] = f"{before}{key[0]}{after}"
+        return list(map(written.__getitem__, keys))
+
+
+#: word_sentences' sentences by language, then by WordKey (started again past SENTENCES_KEPT:
+#: a few hundred tables' speakers and their words).
+_sentences: dict[str | None, dict[WordKey, str]] = {}
+SENTENCES_KEPT = 50_000
+
+
+#: Where the speaker's name goes in a cached sentence (never in a name: names are printable).
+_NAME = "\x00"
 
 
 @lru_cache(maxsize=4096)
 def _word_sentence(
     language: str | None,
-    name: str,
     kind: str,
     lance: str | None,
     amount: int | None,
     to: int | None,
     count: int | None,
     has: bool | None,
-) -> str:
-    """`word_sentence` in `language` (the active one: the cache's key), from every field of a
-    word that `word_text` reads."""
+) -> tuple[str, str]:
+    """`word_sentence` in `language` (the active one: the cache's key) around the name, from
+    every field of a word that `word_text` reads: the text before the name and after it."""
     word: dict = {"type": kind, "lance": lance, "amount": amount, "to": to, "count": count}
     word["has"] = has
     if kind == "discard":
-        return f"{name} {word_text(word)}"  # type: ignore[arg-type]
-    return labelled(name, word_text(word))  # type: ignore[arg-type]
+        sentence = f"{_NAME} {word_text(word)}"  # type: ignore[arg-type]
+    else:
+        sentence = labelled(_NAME, word_text(word))  # type: ignore[arg-type]
+    before, after = sentence.split(_NAME)
+    return before, after
 
 
 def labelled(label: str, text: str) -> str:

@@ -15,9 +15,9 @@ import pickle
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from core import jinja
+from core import jinja, translations
 from core.translations import gettext as _
 from games import vocabulary
 from games.engine import (
@@ -301,7 +301,7 @@ def past_hands(
 def past_hands_of(history: bytes, sides: Sides) -> str:
     """`past_hands` from its history's key (`past_history`), which a caller may have worked out
     once for every viewer of a version, whatever their team and language."""
-    return _past_hands(history, sides, get_language())
+    return _past_hands(history, sides, translations.language())
 
 
 def past_history(hands: list[HandRecord], hand_number: int) -> bytes:

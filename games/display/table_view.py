@@ -12,6 +12,7 @@ Forms post ``type``, ``version`` and, by type, ``amount`` (bet), ``to`` (raise) 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
@@ -396,10 +397,17 @@ def build_log(
     by_clock: set[int] | None = None,
     dealt_by_clock: bool = False,
     votes: dict[int, int] | None = None,
+    lines: list[str] | None = None,
+    runs: list[tuple[str, int, int]] | None = None,
 ) -> list[View]:
     """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached; the
-    words the clock made (``by_clock``) and a deal it made say "temps écoulé"."""
+    words the clock made (``by_clock``) and a deal it made say "temps écoulé". ``lines`` (each
+    word's, `word_lines`) and ``runs`` (`log_runs`): what a caller worked out once for every
+    reader in a language, and for every reader."""
     by_clock = by_clock or set()
+    words = observation["words"]
+    if lines is None:
+        lines = word_lines(vocabulary.word_keys(words, players), by_clock)
     sections: list[View] = []
     if dealt_by_clock:
         sections.append(
@@ -417,14 +425,14 @@ def build_log(
             sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
         return sections[-1]
 
-    counted = answers.counted_answers(observation["words"], observation["mano"], players, votes)
-    for index, word in enumerate(observation["words"]):
-        lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
-        line = vocabulary.word_sentence(word, players[word["seat"]])
-        lines = section(lance or "mus")["lines"]
-        lines.append(timed_out_text(line) if index in by_clock else line)
-        if index in counted:
-            lines.append(counted[index])
+    counted = answers.counted_answers(words, observation["mano"], players, votes)
+    for key, start, end in log_runs(words) if runs is None else runs:
+        section_lines = section(key)["lines"]  # type: ignore[arg-type]
+        base = len(section_lines) - start
+        section_lines += lines[start:end]
+        # the line of an answer that counted comes right after its team's last vote
+        for index in sorted((i for i in counted if start <= i < end), reverse=True):
+            section_lines.insert(base + index + 1, counted[index])
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
@@ -438,7 +446,32 @@ def build_log(
                 "points": record["deje"],
             }
         target["lines"].append(text)
-    return sections
+    # Frozen: the region writes each section once per its words (core.jinja.cached_macro).
+    return [dict(s, lines=tuple(s["lines"]), deje_lines=tuple(s["deje_lines"])) for s in sections]
+
+
+def log_runs(words: list) -> list[tuple[str, int, int]]:
+    """The hand's words in the log's sections: (section, first word, end) for each run of words
+    of one section (``mus`` for the mus, cuts and discards, else the word's lance)."""
+    runs: list[tuple[str, int, int]] = []
+    for index, word in enumerate(words):
+        kind = word["type"]
+        key = (word.get("lance") if kind not in ("mus", "cut", "discard") else None) or "mus"
+        if runs and runs[-1][0] == key:
+            runs[-1] = (key, runs[-1][1], index + 1)
+        else:
+            runs.append((key, index, index + 1))
+    return runs
+
+
+def word_lines(keys: list[vocabulary.WordKey], by_clock: set[int]) -> list[str]:
+    """Each word of the hand as the log says it, in the active language; the words the clock
+    made say so."""
+    lines = vocabulary.word_sentences(keys)
+    for index in by_clock:
+        if index < len(lines):
+            lines[index] = timed_out_text(lines[index])
+    return lines
 
 
 def _hand_points(observation: Observation) -> list[int] | None:
@@ -583,15 +616,16 @@ def build_announcement(
     return " ".join(part if part[-1] in ".!?…" else f"{part}." for part in parts if part)
 
 
-def word_sentences(observation: Observation, players: list[str], by_clock: set[int]) -> list[str]:
-    """Every word of the hand as said aloud, in order: static/js/announce.js says those a push
-    brought that the reader has not heard yet (several at once after robots or the clock)."""
-    sentences = []
-    for index, word in enumerate(observation["words"]):
-        line = vocabulary.word_sentence(word, players[word["seat"]])
-        line = timed_out_text(line) if index in by_clock else line
-        sentences.append(line if line[-1] in ".!?…" else f"{line}.")
-    return sentences
+def spoken(lines: list[str]) -> list[str]:
+    """Every word of the hand as said aloud, in order (its log line, a full stop at its end):
+    static/js/announce.js says those a push brought that the reader has not heard yet (several
+    at once after robots or the clock)."""
+    return list(map(_spoken, lines))
+
+
+@lru_cache(maxsize=8192)
+def _spoken(line: str) -> str:
+    return line if line[-1] in ".!?…" else f"{line}."
 
 
 def build_table(facts: TableFacts) -> View:
@@ -644,6 +678,15 @@ def _build_table(facts: TableFacts) -> View:
         host_name = None if host_seat == seat else players[host_seat]
     clocks = build_clocks(facts.game_clock, observation, facts.now_ms)
     by_clock = timed_out_words(facts.game_clock, observation)
+    clock_key = sorted(by_clock)
+
+    def lines() -> list[str]:
+        """Each word's line in the log, once per version and language."""
+        keys = for_the_version(
+            "word keys", lambda: vocabulary.word_keys(observation["words"], players)
+        )
+        return for_the_language(f"lines {clock_key}", lambda: word_lines(keys, by_clock))
+
     seats = build_seats(facts, viewer, clocks, by_clock)
     misses = clock_misses(facts.game_clock, observation)
     for seat_view in seats:
@@ -687,7 +730,7 @@ def _build_table(facts: TableFacts) -> View:
             "lance_status", lambda: build_lance_status(observation, players, teams)
         ),
         "log": for_the_team(
-            f"log {sorted(by_clock)} {dealt}",
+            f"log {clock_key} {dealt}",
             lambda: build_log(
                 observation,
                 players,
@@ -698,6 +741,8 @@ def _build_table(facts: TableFacts) -> View:
                     "counted_votes",
                     lambda: answers.counted_votes(observation["words"], observation["mano"]),
                 ),
+                lines(),
+                for_the_version("runs", lambda: log_runs(observation["words"])),
             ),
         ),
         "panel": panel,
@@ -721,9 +766,7 @@ def _build_table(facts: TableFacts) -> View:
             misses,
             panel["clock_note"],
         ),
-        "announce_words": for_the_language(
-            f"words {sorted(by_clock)}", lambda: word_sentences(observation, players, by_clock)
-        ),
+        "announce_words": for_the_language(f"words {clock_key}", lambda: spoken(lines())),
     }
 
 

@@ -1,0 +1,102 @@
+"""The hand's log and the words said aloud, built from lines written once per word, speaker and
+language (vocabulary.word_sentences) and from the words' runs (table_view.log_runs), say what
+the word-by-word build said; the parts written once (core.jinja's cached_macro and
+json_attribute) write the bytes they replace. docs/languages.md, "Cost"."""
+
+import pytest
+from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core import jinja
+from games import engine, vocabulary
+from games.display import answers, table_view
+from games.display.clocks import timed_out_text
+from tests.presentation.table_states import random_parties
+
+LANGUAGES = ("fr", "es", "eu", "en")
+PLAYERS = ["Ane", "Bixente", "Camille", "Dani"]
+
+
+def log_word_by_word(observation, players, teams, by_clock):
+    """The log as build_log wrote it before the lines and runs: each word in turn."""
+    sections: list[dict] = []
+
+    def section(key):
+        if not sections or sections[-1]["key"] != key:
+            title = translation.gettext("Mus") if key == "mus" else vocabulary.lance_name(key)
+            sections.append({"key": key, "title": title, "lines": [], "deje_lines": []})
+        return sections[-1]
+
+    counted = answers.counted_answers(observation["words"], observation["mano"], players)
+    for index, word in enumerate(observation["words"]):
+        lance = word.get("lance") if word["type"] not in ("mus", "cut", "discard") else None
+        line = vocabulary.word_sentence(word, players[word["seat"]])
+        lines = section(lance or "mus")["lines"]
+        lines.append(timed_out_text(line) if index in by_clock else line)
+        if index in counted:
+            lines.append(counted[index])
+    return sections
+
+
+def moments():
+    for game in random_parties(range(3), every=2, limit=300):
+        yield engine.observation(game.state, game.state["version"] % 4)
+
+
+def test_the_log_from_lines_and_runs_is_the_log_word_by_word():
+    checked = 0
+    for observation in moments():
+        words = observation["words"]
+        by_clock = {i for i in range(len(words)) if i % 5 == 3}
+        for language in LANGUAGES:
+            with translation.override(language):
+                teams = list(table_view.team_labels(0, None))
+                built = table_view.build_log(observation, PLAYERS, teams, by_clock)
+                expected = log_word_by_word(observation, PLAYERS, teams, by_clock)
+            # the lances' results come after the words: compare the words' part of each section
+            assert [s["key"] for s in built][: len(expected)] == [s["key"] for s in expected]
+            for got, want in zip(built, expected, strict=False):
+                assert list(got["lines"][: len(want["lines"])]) == want["lines"]
+                assert got["title"] == want["title"]
+            checked += bool(words)
+    assert checked > 100
+
+
+def test_the_words_said_aloud_are_the_log_lines_with_their_full_stop():
+    for observation in moments():
+        words = observation["words"]
+        for language in LANGUAGES:
+            with translation.override(language):
+                lines = table_view.word_lines(vocabulary.word_keys(words, PLAYERS), set())
+                said = table_view.spoken(lines)
+                assert lines == [vocabulary.word_sentence(w, PLAYERS[w["seat"]]) for w in words]
+                assert said == [s if s[-1] in ".!?…" else f"{s}." for s in lines]
+
+
+def test_a_sentence_is_written_once_per_word_and_language_whatever_the_speaker():
+    vocabulary._word_sentence.cache_clear()
+    word = {"seat": 0, "type": "bet", "lance": "grand", "amount": 7}
+    for name in ("Ane", "Bixente", "Camille", "Dani", "Eneko"):
+        for language in LANGUAGES:
+            with translation.override(language):
+                sentence = vocabulary.word_sentence(word, name)
+                assert sentence.startswith(name) and "7" in sentence
+    assert vocabulary._word_sentence.cache_info().currsize == len(LANGUAGES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(max_size=30), max_size=8))
+def test_json_attribute_writes_the_bytes_of_tojson_forceescape(texts):
+    reference = jinja.ENV.from_string("{{ t|tojson|forceescape }}").render(t=texts)
+    assert jinja.ENV.from_string("{{ t|json_attribute }}").render(t=texts) == reference
+
+
+@pytest.mark.parametrize(
+    ("title", "lines", "deje"),
+    [("Grand", ("Ane : Mise 2", "Bixente : Je tiens"), ()), ('Pa"res', ("<b>x</b>",), (0,))],
+)
+def test_a_log_section_written_once_is_the_section_the_macro_writes(title, lines, deje):
+    args = ("games/_table_parts.html", "log_section", title, lines, deje)
+    assert jinja.cached_macro(*args) == jinja.macro(*args)
+    assert jinja.cached_macro(*args) is jinja.cached_macro(*args)
