@@ -1,19 +1,11 @@
 """`python -m bench.decide`: the CPU time of one decision's sync part alone, in one process.
 
-Plays DECISIONS random legal decisions at TABLES tables (dealt as the site deals them), each
-through games.decisions.decide in a thread's hop as a socket's decision runs it
-(games.live.threads: database_sync_to_async, the site's language), and prints the thread CPU
-time per decision: the whole decide, and its apply (lock, engine, writes, commit) apart. No web
-server, no Redis, no worker: the broadcasts and the queued tasks after commit are dropped, so only
-the work of the decision's own thread is timed. Steadier than bench.cpu on a shared machine.
-
-``--peers fr`` / ``--peers four``: every decision is a socket's whole hop as the site runs it
-when the table's three other players' sockets are in this process: the actor's answer and the
-three pushes, in French, or each player in their own language (fr, es, eu, en by seat) — the
-decision's web CPU but the socket's framing, by language (docs/languages.md, "Cost"). Under
-callgrind it counts instructions, which a busy machine does not move.
-
-DATABASE_URL names the database to use (migrated here; its bench users and tables are kept)."""
+Random legal decisions at several tables, each through games.decisions.decide in a thread's hop
+as a socket's decision runs it: thread CPU per decision, the whole decide and its apply apart.
+No web server, Redis or worker (the broadcasts and tasks after commit are dropped): steadier
+than bench.cpu on a shared machine. ``--peers fr|four``: each decision with the pushes of the
+table's three other players, in French or a language per seat, as the site renders them when
+their sockets are in the process (docs/bench.md). DATABASE_URL names the database."""
 
 import argparse
 import asyncio

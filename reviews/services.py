@@ -92,10 +92,9 @@ def analysed(
     todo: list[tuple[int, Any, Any]], progress: Callable[[int, int], None]
 ) -> list[dict[str, Any]]:
     """Every decision of ``todo`` reviewed, in settings.REVIEW_PROCESSES processes forked from
-    this one (the
-    robots' tables built once, before) by chunks of PROGRESS_EVERY decisions; ``progress`` is
-    told every PROGRESS_EVERY decisions (each chunk) and at the end. In any order:
-    analysis.by_seat puts them back in play order."""
+    this one (the robots' tables built once, before) by chunks of PROGRESS_EVERY decisions;
+    ``progress`` is told as each chunk ends (in the order they end) and at the end. In any
+    order: analysis.by_seat puts them back in play order."""
     processes = settings.REVIEW_PROCESSES
     if processes <= 1 or len(todo) <= PROGRESS_EVERY:
         rows = []

@@ -396,18 +396,19 @@ def build_log(
     teams: list[str],
     by_clock: set[int] | None = None,
     dealt_by_clock: bool = False,
-    votes: dict[int, int] | None = None,
-    lines: list[str] | None = None,
-    runs: list[tuple[str, int, int]] | None = None,
+    known: dict[str, Any] | None = None,
 ) -> list[View]:
     """Region ``hand-log``: the hand so far, in sections: Mus, then one per lance reached; the
-    words the clock made (``by_clock``) and a deal it made say "temps écoulé". ``lines`` (each
-    word's, `word_lines`) and ``runs`` (`log_runs`): what a caller worked out once for every
-    reader in a language, and for every reader."""
+    words the clock made (``by_clock``) and a deal it made say "temps écoulé". ``known``: what
+    a caller worked out once for every reader (``votes``: answers.counted_votes, ``runs``:
+    `log_runs`) or every reader of a language (``lines``: `word_lines`)."""
     by_clock = by_clock or set()
+    known = known or {}
     words = observation["words"]
+    lines = known.get("lines")
     if lines is None:
         lines = word_lines(vocabulary.word_keys(words, players), by_clock)
+    votes, runs = known.get("votes"), known.get("runs")
     sections: list[View] = []
     if dealt_by_clock:
         sections.append(
@@ -737,12 +738,14 @@ def _build_table(facts: TableFacts) -> View:
                 teams,
                 by_clock,
                 dealt,
-                for_the_version(
-                    "counted_votes",
-                    lambda: answers.counted_votes(observation["words"], observation["mano"]),
-                ),
-                lines(),
-                for_the_version("runs", lambda: log_runs(observation["words"])),
+                {
+                    "votes": for_the_version(
+                        "counted_votes",
+                        lambda: answers.counted_votes(observation["words"], observation["mano"]),
+                    ),
+                    "lines": lines(),
+                    "runs": for_the_version("runs", lambda: log_runs(observation["words"])),
+                },
             ),
         ),
         "panel": panel,
