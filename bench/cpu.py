@@ -171,6 +171,8 @@ async def main_async(args, stack: Stack) -> dict:
                 received = sum(s.received_bytes for s in spectators) - sent
                 result["spectator_bytes_per_decision"] = round(received / max(stats.actions, 1))
             result["missed"] = stats.missed
+            # a partie's end (finisher, records, the next table) weighs on its window: told apart
+            result["parties_ended"] = stats.finished
             out[f"{server}_{way}_{round_}"] = result
             log(f"{server} {way}: {result}")
     await watched_by([], bench)
