@@ -10,25 +10,9 @@ import statistics
 import sys
 import time
 
-from games import engine
+from bench.robot_parties import robot_partie
 from games.engine import review
 from games.engine.robot import build_tables
-from games.engine.shuffle import SeededShuffler
-
-
-def robot_partie(seed: int, kings: int) -> engine.State:
-    rng = SeededShuffler(seed)
-    state = engine.new_partie(kings=kings, first_mano=seed % 4, shuffler=rng)
-    while state["status"] != "finished":
-        seat = engine.to_act(state)[0]
-        action = engine.robot_action(engine.observation(state, seat))
-        state = engine.apply(state, seat, action, shuffler=rng)
-    return state
-
-
-def decisions(state: engine.State) -> int:
-    """The decisions a review of the four seats analyses (the deals aside)."""
-    return sum(1 for _, action in state["actions"] if action["type"] != "deal")
 
 
 def main() -> None:

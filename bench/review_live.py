@@ -19,13 +19,13 @@ from pathlib import Path
 import psycopg
 
 from bench.players import Stats, Table
-from bench.review import decisions, robot_partie
+from bench.robot_parties import decisions, robot_partie
 from bench.run import QUICK, Bench, log
 from bench.stack import DB_NAME, PG_URL, ROOT, VENV_BIN, Stack, free_port
 
-#: (label, seed) of the measured parties: robot parties of 4 kings (bench.review.robot_partie)
-#: chosen for their length (6 and 7 hands; 12 and 11, the longest of seeds 1-200); the first one
-#: warms the reviewer up (its tables, its imports).
+#: (label, seed) of the measured parties: robot parties of 4 kings
+#: (bench.robot_parties.robot_partie) chosen for their length (6 and 7 hands; 12 and 11, the
+#: longest of seeds 1-200); the first one warms the reviewer up (its tables, its imports).
 PARTIES = (("warm-up", 67), ("typical", 8), ("typical", 17), ("long", 39), ("long", 40))
 
 
@@ -204,7 +204,7 @@ def main() -> None:
         "--parties",
         type=parse_parties,
         default=list(PARTIES),
-        help="label:seed,... robot parties of 4 kings (bench.review.robot_partie)",
+        help="label:seed,... robot parties of 4 kings (bench.robot_parties.robot_partie)",
     )
     parser.add_argument(
         "--processes",

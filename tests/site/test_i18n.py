@@ -30,9 +30,14 @@ BUTTON_INPUT_TYPES = {"submit", "button", "reset"}
 WORD = re.compile(r"[^\W\d_]+")
 # A quoted literal in a variable tag, e.g. |default:"À vous.", unless marked as _("...").
 VAR_LITERAL = re.compile(r"""(_\()?("[^"]*"|'[^']*')""")
-# A word marked with its context in a Jinja template (pgettext("context", "...")), and an
-# element id (|json_script:"id"): no literal a user reads.
-PGETTEXT_CALL = re.compile(r"""pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)|json_script:"[^"]*\"""")
+# A word marked with its context in a Jinja template (pgettext("context", "...")), an element
+# id (|json_script:"id") and a macro called by template and name (cached_macro("path", "name",
+# ...)): no literal a user reads.
+PGETTEXT_CALL = re.compile(
+    r'pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)'
+    r'|json_script:"[^"]*"'
+    r'|cached_macro\(\s*"[^"]*"\s*,\s*"[^"]*"'
+)
 
 
 class _UserText(HTMLParser):
@@ -101,9 +106,17 @@ def test_the_checker_finds_unmarked_text_and_accepts_marked_text():
     <p>{% blocktranslate %}À {{ n }} points{% endblocktranslate %} · 40</p>
     <span title="Main">{{ x|default:_("À vous.") }}</span><b aria-label="{% translate 'Oui' %}">
     <i>{{ pgettext("colonne", "Mise") }}</i>{{ words|json_script:"mots-du-script" }}
+    {{ cached_macro("games/parts.html", "ligne", "Bonne main") }}
     <button value="go">Barajamos</button>{{ ok|yesno:"oui,non" }}
     <input type="hidden" name="type" value="mus"><input type="submit" value="Valider">"""
-    assert unmarked_template_strings(source) == ['"oui,non"', "Bonjour", "Main", "go", "Valider"]
+    assert unmarked_template_strings(source) == [
+        '"Bonne main"',
+        '"oui,non"',
+        "Bonjour",
+        "Main",
+        "go",
+        "Valider",
+    ]
 
 
 @pytest.mark.parametrize(
