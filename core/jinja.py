@@ -94,6 +94,13 @@ def _json_text(text: str) -> str:
 
 
 class _Environment(Environment):
+    def make_globals(self, d: Any = None) -> Any:
+        """A template's globals as one plain dict, not Jinja's ChainMap over the environment's:
+        every render copies its globals into a new context, and a ChainMap is walked key by
+        key (a region's render paid that a dozen times). The environment's globals are set
+        once, in :func:`environment`, before any template is loaded."""
+        return {**self.globals, **(d or {})}
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
             try:
