@@ -74,6 +74,20 @@ async def speak(bench: Bench, way: str) -> None:
     bench.speaking = way
 
 
+async def fresh_parties(bench: Bench) -> None:
+    """Before a window (--fresh): every table's partie cancelled and a new one dealt to the
+    same four, so the window plays the first decisions of twenty parties and none ends in it
+    (a partie's end, its records and the next table weigh more than what is compared)."""
+    await bench.disconnect_all()
+    table_ids = [str(t.table_id) for t in bench.tables]
+    command = [str(VENV_BIN / "python"), "-m", "bench.dbtool", "cancel", *table_ids]
+    subprocess.run(command, cwd=ROOT, env=bench.stack.env, check=True, stdout=subprocess.DEVNULL)
+    for table in bench.tables:  # the next player hosts: a person opens ten tables in ten minutes
+        table.players = table.players[1:] + table.players[:1]
+    await bench.gather_limited((t.sit_down() for t in bench.tables), 8)
+    await bench.gather_limited((t.reconnect() for t in bench.tables), 10)
+
+
 def web_cpu(bench: Bench, names: list[str]) -> float:
     return sum(bench.stack.cpu(name) for name in names)
 
@@ -150,6 +164,8 @@ async def main_async(args, stack: Stack) -> dict:
                 await use_server(bench, server)
             idle_rate = out[f"{server}_idle_cpu_pct"] / 100
             await speak(bench, way)
+            if args.fresh:
+                await fresh_parties(bench)
             spy = profiler(args.profile, bench, server, f"{server}_{way}_{round_}", args.seconds)
             await watched_by(spectators if way.startswith("watched") else [], bench)
             await bench.reset(bench.ports[server])
@@ -232,6 +248,11 @@ def main() -> None:
         "--languages",
         action="store_true",
         help="socket decisions at French tables vs four-language tables (issue 34)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="every window from newly dealt parties: none ends in a window (fresh_parties)",
     )
     args = parser.parse_args()
     stack = Stack(Path(tempfile.mkdtemp(prefix="barajamos-cpu-")))

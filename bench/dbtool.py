@@ -1,13 +1,11 @@
 """Database side of the bench, run as a subprocess with bench.settings (the harness itself stays
-free of Django):
+free of Django): `python -m bench.dbtool COMMAND ...`, one JSON line out where there is an answer.
 
-    python -m bench.dbtool users N PASSWORD   create bench0000..bench{N-1} (pre-hashed password)
-    python -m bench.dbtool spectators N PASSWORD   create watch0000..watch{N-1}, the same way
-    python -m bench.dbtool games              one JSON line: every game's state summary
-    python -m bench.dbtool ended TABLE_ID     one JSON line: its game's status and end time
-    python -m bench.dbtool log                one JSON line: every game's log, seq by seq
-    python -m bench.dbtool stage TABLE_ID FILE   the table's game becomes the partie of FILE
-                                              (a finished engine state) but for its last decision
+    users N PASSWORD / spectators N PASSWORD   bench0000.. / watch0000.. (one pre-hashed password)
+    games / log                 every game's state summary / every game's log, seq by seq
+    ended TABLE_ID              its game's status and end time
+    stage TABLE_ID FILE         the table's game becomes FILE's partie but for its last decision
+    cancel TABLE_ID...          each table's partie in play cancelled (its players free again)
 """
 
 import json
@@ -125,6 +123,27 @@ def stage(table_id: int, path: str) -> dict:
     return {"game": game.pk, "seat": last_seat, "action": last, "version": state["version"]}
 
 
+def games_cancel(table_ids: list[int]) -> int:
+    """Cancel the partie in play at each table through the Finisher, as a moderator's
+    cancellation does (pushes, salle, records): how many were cancelled."""
+    from django.db import transaction
+
+    from games import vocabulary
+    from games.models import Game
+    from games.services import locks, play
+
+    reason = vocabulary.end_reason("moderation", reason="bench")
+    cancelled = 0
+    ids = Game.objects.filter(table_id__in=table_ids, status=Game.Status.PLAYING)
+    for game_id in ids.values_list("pk", flat=True):
+        with transaction.atomic():
+            game = locks.game(game_id)
+            if game is not None and game.status == Game.Status.PLAYING:
+                play.game_finish_locked(game=game, status=Game.Status.CANCELLED, reason=reason)
+                cancelled += 1
+    return cancelled
+
+
 def main(argv: list[str]) -> None:
     django.setup()
     if argv[0] == "users":
@@ -137,6 +156,8 @@ def main(argv: list[str]) -> None:
         print(json.dumps(games_log()))
     elif argv[0] == "stage":
         print(json.dumps(stage(int(argv[1]), argv[2])))
+    elif argv[0] == "cancel":
+        print(json.dumps(games_cancel([int(arg) for arg in argv[1:]])))
     elif argv[0] == "ended":
         print(json.dumps(game_end(int(argv[1]))))
     else:
