@@ -62,26 +62,26 @@ def test_the_site_installs_on_a_home_screen(new_page):
 # ---------------------------------------------------------------- 2. the newcomer alone
 
 
-def in_first_screen(locator) -> bool:
-    """Whether the element is visible without scrolling (its box inside the viewport)."""
-    return locator.evaluate(
-        "el => { const r = el.getBoundingClientRect();"
-        " return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"
-    )
-
-
-#: in_first_screen's test, for an element the page may still swap (a push re-renders its region).
-FIRST_SCREEN_JS = (
-    "sel => { const el = document.querySelector(sel); if (!el) return false;"
-    " const r = el.getBoundingClientRect();"
+#: Whether an element is visible without scrolling (its box inside the viewport).
+IN_FIRST_SCREEN_JS = (
+    "el => { const r = el.getBoundingClientRect();"
     " return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"
 )
+
+
+def in_first_screen(locator) -> bool:
+    return locator.evaluate(IN_FIRST_SCREEN_JS)
 
 
 def settles_in_first_screen(page, selector: str) -> None:
     """Waits until the first element matching the selector is in the first screen: a region
     swapped by a push is briefly detached (no box), so one reading could catch the swap."""
-    page.wait_for_function(FIRST_SCREEN_JS, arg=selector, timeout=10000)
+    page.wait_for_function(
+        f"sel => {{ const el = document.querySelector(sel);"
+        f" return !!el && ({IN_FIRST_SCREEN_JS})(el); }}",
+        arg=selector,
+        timeout=10000,
+    )
 
 
 def test_a_visitor_sees_the_robots_on_the_landing_page(new_page):
