@@ -9,6 +9,7 @@ written with ``str``, as ``{% localize off %}`` wrote them."""
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -34,7 +35,7 @@ def finalize(value: Any) -> Any:
     a text without quotes and for a number, so only the others are escaped here (the C escape
     is faster: a push writes some hundred values)."""
     kind = type(value)
-    if kind is int or (kind is str and "'" not in value and '"' not in value):
+    if kind is Markup or kind is int or (kind is str and "'" not in value and '"' not in value):
         return value
     return escape(value)
 
@@ -73,13 +74,20 @@ def ngettext(singular: str, plural: str, number: int, **variables: Any) -> Marku
     return Markup(text % {k: escape(v) for k, v in variables.items()})
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=32768)
 def cached_macro(name: str, macro_name: str, *args: Any) -> Markup:
     """:func:`macro` written once per its (hashable) arguments: a part of a region that is the
     same from one version to the next (a section of the hand's log already said) is not written
     again at every push. Only for a macro that reads nothing but its arguments, no translation:
     the words come in already in the reader's language."""
     return macro(name, macro_name, *args)
+
+
+def cached_macro_each(name: str, macro_name: str, arguments: Iterable[tuple]) -> Markup:
+    """:func:`cached_macro` of each of `arguments` (a tuple of arguments each), joined: a list
+    whose items are each written once (a section of the hand's log under way gains a line at
+    each version, its other lines already written)."""
+    return Markup("".join([cached_macro(name, macro_name, *each) for each in arguments]))
 
 
 def json_attribute(texts: tuple[str, ...] | list[str]) -> Markup:
@@ -129,6 +137,7 @@ def environment() -> Environment:
         ngettext=ngettext,
         pgettext=pgettext,
         cached_macro=cached_macro,
+        cached_macro_each=cached_macro_each,
     )
     return env
 

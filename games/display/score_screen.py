@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.translation import gettext_lazy, pgettext_lazy
+from markupsafe import Markup
 
 from core import jinja, translations
 from core.translations import gettext as _
@@ -311,20 +312,29 @@ def past_history(hands: list[HandRecord], hand_number: int) -> bytes:
 
 @lru_cache(maxsize=1024)
 def _past_hands(history: bytes, sides: Sides, language: str | None) -> str:
-    out: list[View] = []
+    out: list[str] = []
     before: tuple[int, ...] = (0, 0)
     for number, record in enumerate(pickle.loads(history), start=1):
         out.append(_past_hand(json.dumps(record, sort_keys=True), number, before, sides, language))
         before = tuple(record["scores_after"])
     out.reverse()
-    return jinja.macro("games/_score_screen.html", "past_hands", out)
+    return jinja.macro("games/_score_screen.html", "past_hands", len(out), Markup("".join(out)))
 
 
 @lru_cache(maxsize=1024)
 def _past_hand(
     record_json: str, number: int, before: tuple[int, ...], sides: Sides, language: str | None
-) -> View:
-    """One previous hand in words (``language``: the cache's key, the words are translated)."""
+) -> Markup:
+    """One previous hand in words, written (``language``: the cache's key, the words are
+    translated): a hand's end writes its own, the hands before it are kept."""
+    return jinja.macro(
+        "games/_score_screen.html",
+        "past_hand",
+        _past_hand_words(record_json, number, before, sides),
+    )
+
+
+def _past_hand_words(record_json: str, number: int, before: tuple[int, ...], sides: Sides) -> View:
     record: HandRecord = json.loads(record_json)
     summary = hand_summary(record, list(before), sides, last_of_partie=False)
     teams, mine = sides.teams, sides.viewer_team

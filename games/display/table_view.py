@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
@@ -434,21 +435,56 @@ def build_log(
         # the line of an answer that counted comes right after its team's last vote
         for index in sorted((i for i in counted if start <= i < end), reverse=True):
             section_lines.insert(base + index + 1, counted[index])
+    sides = (tuple(players), tuple(teams), translations.language())
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
             target = section(record["lance"])
-        text = lance_result_text(record, players, teams)
-        if record["deje"] and record["winner_team"] is not None:
-            # The deje is scored when the bet is refused, not at the count: marked where it is.
+        fields = (
+            record["lance"],
+            record["outcome"],
+            record["winner_team"],
+            record["winner_seat"],
+            record["deje"],
+        )
+        text, deje_now = _lance_result_line(fields, *sides)
+        if deje_now:
             target["deje_lines"].append(len(target["lines"]))
-            text += " " + _("Marqué tout de suite : %(team)s +%(points)s.") % {
-                "team": teams[record["winner_team"]],
-                "points": record["deje"],
-            }
         target["lines"].append(text)
-    # Frozen: the region writes each section once per its words (core.jinja.cached_macro).
-    return [dict(s, lines=tuple(s["lines"]), deje_lines=tuple(s["deje_lines"])) for s in sections]
+    return [_frozen(s) for s in sections]
+
+
+def _frozen(section: View) -> View:
+    """A log section as the region reads it: its lines and, for its template, ``items``, each
+    line with whether it is a deje scored at once; tuples, so that the region writes each
+    section once per its words and each line once (core.jinja.cached_macro)."""
+    lines = tuple(section["lines"])
+    items = list(zip(lines, repeat(False)))
+    for index in section["deje_lines"]:
+        items[index] = (lines[index], True)
+    return {"key": section["key"], "title": section["title"], "lines": lines, "items": tuple(items)}
+
+
+#: What a lance's line in the log reads of its record, in `_lance_result_line`'s order.
+_RESULT_FIELDS = ("lance", "outcome", "winner_team", "winner_seat", "deje")
+
+
+@lru_cache(maxsize=4096)
+def _lance_result_line(
+    fields: tuple, players: tuple[str, ...], teams: tuple[str, ...], language: str | None
+) -> tuple[str, bool]:
+    """A decided lance's line in the log, and whether it says a deje scored at once (marked
+    where it is: the deje is scored when the bet is refused, not at the count); written once
+    per record, names and ``language`` (the cache's key), not again at every version."""
+    record: Any = dict(zip(_RESULT_FIELDS, fields, strict=True))
+    text = lance_result_text(record, list(players), list(teams))
+    if not (record["deje"] and record["winner_team"] is not None):
+        return text, False
+    marked = _("Marqué tout de suite : %(team)s +%(points)s.") % {
+        "team": teams[record["winner_team"]],
+        "points": record["deje"],
+    }
+    return f"{text} {marked}", True
 
 
 def log_runs(words: list) -> list[tuple[str, int, int]]:

@@ -92,11 +92,38 @@ def test_json_attribute_writes_the_bytes_of_tojson_forceescape(texts):
     assert jinja.ENV.from_string("{{ t|json_attribute }}").render(t=texts) == reference
 
 
+#: The section as the region wrote it before its lines were each written once.
+SECTION_BEFORE = """{% macro log_section(title, lines, deje_lines) %}
+  <h3 class="hand-log__section">{{ title }}</h3>
+  <ol class="hand-log__lines">{% for line in lines %}<li{% if loop.index0 in deje_lines %} class="hand-log__deje"{% endif %}>{{ line }}</li>{% endfor %}</ol>
+  {% endmacro %}"""  # noqa: E501
+
+
 @pytest.mark.parametrize(
     ("title", "lines", "deje"),
-    [("Grand", ("Ane : Mise 2", "Bixente : Je tiens"), ()), ('Pa"res', ("<b>x</b>",), (0,))],
+    [
+        ("Grand", ("Ane : Mise 2", "Bixente : Je tiens"), ()),
+        ('Pa"res', ("<b>x</b>",), (0,)),
+        ("Jeu", ("Ane : Mise 2", "Dani : Non", "Jeu : refusé, pour Nous (Ane). Marqué"), (2,)),
+        ("Petit", (), ()),
+    ],
 )
-def test_a_log_section_written_once_is_the_section_the_macro_writes(title, lines, deje):
-    args = ("games/_table_parts.html", "log_section", title, lines, deje)
-    assert jinja.cached_macro(*args) == jinja.macro(*args)
+def test_a_log_section_written_once_is_the_section_the_macro_wrote(title, lines, deje):
+    items = tuple((line, index in deje) for index, line in enumerate(lines))
+    args = ("games/_table_parts.html", "log_section", title, items)
+    before = jinja.ENV.from_string(SECTION_BEFORE).module.log_section(title, lines, deje)
+    assert jinja.cached_macro(*args) == jinja.macro(*args) == before
     assert jinja.cached_macro(*args) is jinja.cached_macro(*args)
+
+
+def test_a_log_sections_items_are_its_lines_with_the_dejes_marked():
+    marked = 0
+    for observation in moments():
+        with translation.override("fr"):
+            teams = list(table_view.team_labels(0, None))
+            for section in table_view.build_log(observation, PLAYERS, teams):
+                assert [line for line, _ in section["items"]] == list(section["lines"])
+                for line, deje in section["items"]:
+                    assert deje == ("Marqué tout de suite" in line)
+                    marked += deje
+    assert marked > 0

@@ -9,12 +9,14 @@ from html import unescape
 import pytest
 
 from games import engine
+from games.display import table_view
 from games.display.answers import answer_choices
 from games.display.score_screen import Sides, hand_summary
 from games.display.table_view import build_table
 from games.display.view_model import TableFacts
 from games.engine import SeededShuffler, random_play
 from tests.presentation.helpers import codes_in, parse_forms, render_page
+from tests.presentation.table_states import random_parties
 
 P = ["Ane", "Bixente", "Camille", "Dani"]
 
@@ -307,3 +309,48 @@ def test_the_past_hands_are_written_once_per_history_and_team():
         longer = [*state["hands"], state["hands"][-1]]
         later = past_hands(longer, state["hand_number"] + 1, state["kings"], players, 0, teams)
         assert "Mains précédentes (2)" in later and later is not first
+
+
+#: The « Mains précédentes » as one macro wrote them before each hand was written once.
+PAST_HANDS_BEFORE = """{% macro past_hands(past_hands) %}{% if past_hands %}<details class="past-hands">
+  <summary class="past-hands__summary">{% trans hands=past_hands|length %}Mains précédentes ({{ hands }}){% pluralize %}Mains précédentes ({{ hands }}){% endtrans %}</summary>
+  {% for hand in past_hands %}<section class="past-hand" aria-label="{{ hand.title }}">
+    <h3 class="past-hand__title">{{ hand.title }}</h3>
+    {% if hand.headline %}<p class="score-headline">{{ hand.headline }}</p>{% endif %}
+    <ul class="past-hand__lances">{% for line in hand.lines %}<li>{{ line }}</li>{% endfor %}</ul>
+    <p class="past-hand__total">{{ hand.total }}</p>
+  </section>{% endfor %}
+</details>{% endif %}{% endmacro %}"""  # noqa: E501
+
+
+def test_the_past_hands_written_hand_by_hand_are_the_bytes_of_the_whole_list_at_once():
+    import json
+
+    from django.utils import translation
+
+    from core import jinja, translations
+    from games.display import score_screen
+
+    before = jinja.ENV.from_string(PAST_HANDS_BEFORE).module.past_hands
+    players, checked = ("ane", "bixente", "carmen", "dani"), 0
+    for game in random_parties(range(3), every=10, limit=1500):
+        state = game.state
+        for language in ("fr", "eu"):
+            with translation.override(language), translations.one_language():
+                for viewer in (0, 1):
+                    teams = tuple(table_view.team_labels(viewer, None))
+                    sides = score_screen.Sides(players, teams, viewer % 2, state["kings"])
+                    hands, start = state["hands"][: state["hand_number"] - 1], (0, 0)
+                    words = []
+                    for number, record in enumerate(hands, start=1):
+                        words.append(
+                            score_screen._past_hand_words(
+                                json.dumps(record, sort_keys=True), number, start, sides
+                            )
+                        )
+                        start = tuple(record["scores_after"])
+                    history = score_screen.past_history(state["hands"], state["hand_number"])
+                    written = score_screen.past_hands_of(history, sides)
+                    assert written == before(words[::-1])
+                    checked += len(hands) > 1
+    assert checked > 12
