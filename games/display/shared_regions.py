@@ -44,7 +44,14 @@ def _scoreboard(context: View) -> View:
 
 
 def _lance_status(context: View) -> View:
-    return {"table_view": {"lance_status": context["table_view"]["lance_status"]}}
+    """What the region writes of the lance status (the pioche's size, also in it, is the
+    seats' region's: a discard that changes only that renders nothing here)."""
+    status = context["table_view"]["lance_status"]
+    return {"table_view": {"lance_status": {key: status[key] for key in LANCE_STATUS_READ}}}
+
+
+#: The keys of the lance status that the lance-status region reads.
+LANCE_STATUS_READ = ("title", "discard_round_count", "envite", "declarations")
 
 
 def _hand_log(context: View) -> View:

@@ -343,20 +343,21 @@ def _answer_awaited(answering: int, viewer_team: int | None, teams: list[str]) -
 
 def build_lance_status(observation: Observation, players: list[str], teams: list[str]) -> View:
     """Region ``lance-status``: the lance (or phase) under way, its envite, the declarations."""
-    declarations = [
-        {
-            "lance": vocabulary.lance_name(lance),
-            "items": [
-                {
-                    "name": players[s],
-                    "has": values[s],
-                    "text": in_language(vocabulary.YES if values[s] else vocabulary.NO),
-                }
+    # Tuples: the region writes them once per their words (core.jinja.cached_macro).
+    declarations = tuple(
+        (
+            _("%(label)s :") % {"label": vocabulary.lance_name(lance)},
+            tuple(
+                (
+                    players[s],
+                    values[s],
+                    in_language(vocabulary.YES if values[s] else vocabulary.NO),
+                )
                 for s in range(4)
-            ],
-        }
+            ),
+        )
         for lance, values in declared(observation["declarations"])
-    ]
+    )
     phase, lance = observation["phase"], observation["lance"]
     return {
         "title": vocabulary.lance_name(lance)

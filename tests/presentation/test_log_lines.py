@@ -8,7 +8,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import jinja
+from core import jinja, translations
 from games import engine, vocabulary
 from games.display import answers, table_view
 from games.display.clocks import timed_out_text
@@ -127,3 +127,39 @@ def test_a_log_sections_items_are_its_lines_with_the_dejes_marked():
                     assert deje == ("Marqué tout de suite" in line)
                     marked += deje
     assert marked > 0
+
+
+#: The declarations as the lance-status region wrote them before they were written once.
+DECLARATIONS_BEFORE = """{% for decl in declarations %}
+  <p class="declarations"><span class="declarations__lance">{% trans label=decl.lance %}{{ label }} :{% endtrans %}</span>{% for item in decl.items %} <span class="decl decl--{% if item.has %}yes{% else %}no{% endif %}">{{ item.name }} {{ item.text }}</span>{% if not loop.last %},{% endif %}{% endfor %}</p>
+  {% endfor %}"""  # noqa: E501
+
+
+def test_the_declarations_written_once_are_the_bytes_the_region_wrote():
+    before, checked = jinja.ENV.from_string(DECLARATIONS_BEFORE), 0
+    names = ["Ane", "B<i>x", "Ca'mille", 'Da"ni']
+    for observation in moments():
+        if observation["declarations"]["paires"] is None:
+            continue
+        for language in LANGUAGES:
+            with translation.override(language), translations.one_language():
+                teams = list(table_view.team_labels(0, None))
+                status = table_view.build_lance_status(observation, names, teams)
+                declarations = [
+                    {
+                        "lance": vocabulary.lance_name(lance),
+                        "items": [
+                            {"name": names[s], "has": has[s], "text": text}
+                            for s, (_name, _has, text) in enumerate(items)
+                        ],
+                    }
+                    for (lance, has), (_label, items) in zip(
+                        table_view.declared(observation["declarations"]),
+                        status["declarations"],
+                        strict=True,
+                    )
+                ]
+                args = ("games/_table_parts.html", "declarations", status["declarations"])
+                assert jinja.cached_macro(*args) == before.render(declarations=declarations)
+                checked += 1
+    assert checked > 50
