@@ -115,16 +115,25 @@ def timed(render, count: int, before=None) -> list[float]:
     return sorted(timings)
 
 
+#: The decisions of bench.cpu's and bench.decide's players: mostly mus, so long hands, and no
+#: órdago, so long parties (--long-hands).
+LONG_HANDS = dict(DEFAULT_WEIGHTS, mus=85, ordago=0, ordago_vote=0)
+
+
 class Decisions:
     """The states of a random partie after each decision from `state` on (dealing again after
     each hand, a new partie after the last): what the live renders see, version by version, so
     a region is reused from one version to the next only when a decision left it unchanged."""
 
-    def __init__(self, state: dict, seed: int = 7):
+    def __init__(self, state: dict, seed: int = 7, *, long_hands: bool = False):
         self.start = state
         self.state = state
         self.rng = engine.SeededShuffler(seed)
-        self.weights = dict(DEFAULT_WEIGHTS, ordago=1, ordago_vote=1)
+        self.weights = (
+            dict(LONG_HANDS)  # bench.cpu's and bench.decide's players
+            if long_hands
+            else dict(DEFAULT_WEIGHTS, ordago=1, ordago_vote=1)
+        )
 
     def next(self) -> dict:
         state = self.state
@@ -192,6 +201,11 @@ def main():
     parser.add_argument("--regions", action="store_true")
     parser.add_argument("--cpu", action="store_true", help="time the thread's CPU, not the wall")
     parser.add_argument("--case", action="append", help="run only this case (repeatable)")
+    parser.add_argument(
+        "--long-hands",
+        action="store_true",
+        help="the decisions bench.cpu's players make (mostly mus, no órdago)",
+    )
     args = parser.parse_args()
     if args.cpu:
         global timer
@@ -214,7 +228,8 @@ def main():
     for name, render in cases.items():
         if args.case and name not in args.case:
             continue
-        decisions = Decisions(start)  # each case sees the same decisions, from no region kept
+        # each case sees the same decisions, from no region kept
+        decisions = Decisions(start, long_hands=args.long_hands)
         shared_regions.MEMO.clear()
         body = render()  # warms the cached loader
         with Counter() as counter:

@@ -9,7 +9,6 @@ written with ``str``, as ``{% localize off %}`` wrote them."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -83,13 +82,6 @@ def cached_macro(name: str, macro_name: str, *args: Any) -> Markup:
     return macro(name, macro_name, *args)
 
 
-def cached_macro_each(name: str, macro_name: str, arguments: Iterable[tuple]) -> Markup:
-    """:func:`cached_macro` of each of `arguments` (a tuple of arguments each), joined: a list
-    whose items are each written once (a section of the hand's log under way gains a line at
-    each version, its other lines already written)."""
-    return Markup("".join([cached_macro(name, macro_name, *each) for each in arguments]))
-
-
 def json_attribute(texts: tuple[str, ...] | list[str]) -> Markup:
     """``texts|tojson|forceescape``, the same bytes, each text's part written once: a hand's
     words go out with every push, each of them again at each version."""
@@ -137,7 +129,6 @@ def environment() -> Environment:
         ngettext=ngettext,
         pgettext=pgettext,
         cached_macro=cached_macro,
-        cached_macro_each=cached_macro_each,
     )
     return env
 

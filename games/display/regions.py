@@ -7,6 +7,7 @@ from typing import Any
 from django.template.context_processors import csrf
 
 from core import jinja
+from games.display import hand_log
 from games.display.view_model import View
 
 REGIONS: tuple[str, ...] = (
@@ -31,7 +32,10 @@ def render_regions(context: View, request: Any = None) -> str:
 
 def render_region(name: str, context: View) -> str:
     """One region of :data:`REGIONS` (templates/jinja2/games/regions/<name>.html, Jinja2: the
-    table's regions are rendered by it, the page games/table.html included)."""
+    table's regions are rendered by it, the page games/table.html included); the hand-log's
+    file holds its parts, written together by games.display.hand_log."""
+    if name == "hand-log":
+        return hand_log.written(context)
     return jinja.render(f"games/regions/{name}.html", context)
 
 

@@ -54,12 +54,6 @@ def _lance_status(context: View) -> View:
 LANCE_STATUS_READ = ("title", "discard_round_count", "envite", "declarations")
 
 
-def _hand_log(context: View) -> View:
-    view = context["table_view"]
-    keys = ("log", "announcement", "announce_words", "hand_number", "past_hands")
-    return {"table_view": {key: view[key] for key in keys}}
-
-
 def _score_screen(context: View) -> View | None:
     """Only the hidden, empty score screen of a hand under way (the screen itself is drawn
     from the viewer's side: "Vous", the deal button)."""
@@ -77,12 +71,14 @@ def _my_hand(context: View) -> View | None:
 
 
 #: What each shareable region reads of the template context; None: not shareable this time.
+#: The hand log is not shared: it changes at every version, per team, language and (the words
+#: announced) viewer, and its parts are kept instead (games.display.hand_log): its key cost more
+#: than its render.
 SLICES: dict[str, Callable[[View], View | None]] = {
     "flash": _flash,
     "away-banner": _away_banner,
     "scoreboard": _scoreboard,
     "lance-status": _lance_status,
-    "hand-log": _hand_log,
     "score-screen": _score_screen,
 }
 #: The viewer's own regions reused for the same seat's later renders (never another's).

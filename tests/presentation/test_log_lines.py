@@ -1,9 +1,9 @@
 """The hand's log and the words said aloud, built from lines written once per word, speaker and
 language (vocabulary.word_sentences) and from the words' runs (table_view.log_runs), say what
 the word-by-word build said; the parts written once (core.jinja's cached_macro and
-json_attribute) write the bytes they replace. docs/languages.md, "Cost"."""
+json_attribute, the hand-log region's parts, the declarations) write the bytes they replace.
+docs/languages.md, "Cost"."""
 
-import pytest
 from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -92,28 +92,52 @@ def test_json_attribute_writes_the_bytes_of_tojson_forceescape(texts):
     assert jinja.ENV.from_string("{{ t|json_attribute }}").render(t=texts) == reference
 
 
-#: The section as the region wrote it before its lines were each written once.
-SECTION_BEFORE = """{% macro log_section(title, lines, deje_lines) %}
+#: The hand-log region as its single template wrote it, before it was written from its parts
+#: (games.display.hand_log), each section and line once.
+REGION_BEFORE = """{% macro log_section(title, lines, deje_lines) %}
   <h3 class="hand-log__section">{{ title }}</h3>
   <ol class="hand-log__lines">{% for line in lines %}<li{% if loop.index0 in deje_lines %} class="hand-log__deje"{% endif %}>{{ line }}</li>{% endfor %}</ol>
-  {% endmacro %}"""  # noqa: E501
+  {% endmacro %}
+<section id="hand-log" class="hand-log" tabindex="0" aria-label="{{ _("Déroulé de la main") }}" data-announce="{{ table_view.announcement }}" data-hand="{{ table_view.hand_number }}" data-words="{{ table_view.announce_words|json_attribute }}"{% if oob %} hx-swap-oob="true"{% endif %}>
+  <h2 class="hand-log__title">{{ _("Déroulé de la main") }}</h2>
+  {% for section in table_view.log %}{{ log_section(section.title, section.lines, section.deje_lines) }}{% else %}
+  <p class="hand-log__empty">{{ _("Rien n'a encore été dit.") }}</p>
+  {% endfor %}
+  {{ table_view.past_hands }}
+</section>
+"""  # noqa: E501
 
 
-@pytest.mark.parametrize(
-    ("title", "lines", "deje"),
-    [
-        ("Grand", ("Ane : Mise 2", "Bixente : Je tiens"), ()),
-        ('Pa"res', ("<b>x</b>",), (0,)),
-        ("Jeu", ("Ane : Mise 2", "Dani : Non", "Jeu : refusé, pour Nous (Ane). Marqué"), (2,)),
-        ("Petit", (), ()),
-    ],
-)
-def test_a_log_section_written_once_is_the_section_the_macro_wrote(title, lines, deje):
-    items = tuple((line, index in deje) for index, line in enumerate(lines))
-    args = ("games/_table_parts.html", "log_section", title, items)
-    before = jinja.ENV.from_string(SECTION_BEFORE).module.log_section(title, lines, deje)
-    assert jinja.cached_macro(*args) == jinja.macro(*args) == before
-    assert jinja.cached_macro(*args) is jinja.cached_macro(*args)
+def region_before(context: dict) -> str:
+    """REGION_BEFORE, its sections' deje lines taken from their items."""
+    view = dict(context["table_view"])
+    view["log"] = [
+        dict(s, deje_lines=[i for i, (_line, deje) in enumerate(s["items"]) if deje])
+        for s in view["log"]
+    ]
+    return jinja.ENV.from_string(REGION_BEFORE).render(dict(context, table_view=view))
+
+
+def test_the_hand_log_written_from_its_parts_is_the_region_its_template_wrote():
+    from games.display import hand_log
+    from games.display.table_view import build_table
+    from games.display.view_model import TableFacts
+
+    checked = 0
+    for number, observation in enumerate(moments()):
+        seat = number % 4
+        names = ["Ane", "B<i>x", "Ca'mille", 'Da"ni']
+        for language in LANGUAGES:
+            with translation.override(language), translations.one_language():
+                view = build_table(TableFacts(observation, names, seat))
+                for oob in (True, False):
+                    context = {"table_view": view, "oob": oob}
+                    assert hand_log.written(context) == region_before(context)
+                    checked += 1
+    empty = {"table_view": dict(view, log=[], past_hands=""), "oob": False}
+    assert hand_log.written(empty) == region_before(empty)
+    assert "hand-log__empty" in hand_log.written(empty)
+    assert checked > 400
 
 
 def test_a_log_sections_items_are_its_lines_with_the_dejes_marked():

@@ -32,11 +32,11 @@ WORD = re.compile(r"[^\W\d_]+")
 VAR_LITERAL = re.compile(r"""(_\()?("[^"]*"|'[^']*')""")
 # A word marked with its context in a Jinja template (pgettext("context", "...")), an element
 # id (|json_script:"id") and a macro called by template and name (cached_macro("path", "name",
-# ...), cached_macro_each too): no literal a user reads.
+# ...)): no literal a user reads.
 PGETTEXT_CALL = re.compile(
     r'pgettext\(\s*"[^"]*"\s*,\s*"[^"]*"\s*\)'
     r'|json_script:"[^"]*"'
-    r'|cached_macro(?:_each)?\(\s*"[^"]*"\s*,\s*"[^"]*"'
+    r'|cached_macro\(\s*"[^"]*"\s*,\s*"[^"]*"'
 )
 
 
@@ -107,7 +107,6 @@ def test_the_checker_finds_unmarked_text_and_accepts_marked_text():
     <span title="Main">{{ x|default:_("À vous.") }}</span><b aria-label="{% translate 'Oui' %}">
     <i>{{ pgettext("colonne", "Mise") }}</i>{{ words|json_script:"mots-du-script" }}
     {{ cached_macro("games/parts.html", "ligne", "Bonne main") }}
-    {{ cached_macro_each("games/parts.html", "ligne", items) }}
     <button value="go">Barajamos</button>{{ ok|yesno:"oui,non" }}
     <input type="hidden" name="type" value="mus"><input type="submit" value="Valider">"""
     assert unmarked_template_strings(source) == [
