@@ -308,14 +308,14 @@ def word_sentences(keys: list[WordKey]) -> list[str]:
     written = _sentences.get(language())
     if written is None or len(written) > SENTENCES_KEPT:
         written = _sentences[language()] = {}
-    try:
-        return list(map(written.__getitem__, keys))
-    except KeyError:
-        for key in keys:
-            if key not in written:
+    lines = list(map(written.get, keys))
+    if None in lines:  # a word said since the last version (most often the last one)
+        for index, line in enumerate(lines):
+            if line is None:
+                key = keys[index]
                 before, after = _word_sentence(language(), *key[1:])
-                written[key] = f"{before}{key[0]}{after}"
-        return list(map(written.__getitem__, keys))
+                lines[index] = written[key] = f"{before}{key[0]}{after}"
+    return lines  # type: ignore[return-value]
 
 
 #: word_sentences' sentences by language, then by WordKey (started again past SENTENCES_KEPT:

@@ -343,21 +343,8 @@ def _answer_awaited(answering: int, viewer_team: int | None, teams: list[str]) -
 
 def build_lance_status(observation: Observation, players: list[str], teams: list[str]) -> View:
     """Region ``lance-status``: the lance (or phase) under way, its envite, the declarations."""
-    # Tuples: the region writes them once per their words (core.jinja.cached_macro).
-    declarations = tuple(
-        (
-            _("%(label)s :") % {"label": vocabulary.lance_name(lance)},
-            tuple(
-                (
-                    players[s],
-                    values[s],
-                    in_language(vocabulary.YES if values[s] else vocabulary.NO),
-                )
-                for s in range(4)
-            ),
-        )
-        for lance, values in declared(observation["declarations"])
-    )
+    made = tuple((lance, tuple(values)) for lance, values in declared(observation["declarations"]))
+    declarations = _declarations(made, tuple(players), translations.language()) if made else ()
     phase, lance = observation["phase"], observation["lance"]
     return {
         "title": vocabulary.lance_name(lance)
@@ -377,6 +364,26 @@ def build_lance_status(observation: Observation, players: list[str], teams: list
             None if observation["seat"] is None else team_of(observation["seat"]),
         ),
     }
+
+
+@lru_cache(maxsize=4096)
+def _declarations(
+    made: tuple[tuple[Lance, tuple[bool, ...]], ...],
+    players: tuple[str, ...],
+    language: str | None,
+) -> tuple[tuple[str, tuple[tuple[str, bool, str], ...]], ...]:
+    """The declarations `made` in words, worded once per hand and ``language`` (the cache's
+    key): tuples, so that the region writes them once too (core.jinja.cached_macro)."""
+    return tuple(
+        (
+            _("%(label)s :") % {"label": vocabulary.lance_name(lance)},
+            tuple(
+                (players[s], has[s], in_language(vocabulary.YES if has[s] else vocabulary.NO))
+                for s in range(4)
+            ),
+        )
+        for lance, has in made
+    )
 
 
 def lance_result_text(record: LanceRecord, players: list[str], teams: list[str]) -> str:
@@ -434,8 +441,9 @@ def build_log(
         base = len(section_lines) - start
         section_lines += lines[start:end]
         # the line of an answer that counted comes right after its team's last vote
-        for index in sorted((i for i in counted if start <= i < end), reverse=True):
-            section_lines.insert(base + index + 1, counted[index])
+        if counted:
+            for index in sorted((i for i in counted if start <= i < end), reverse=True):
+                section_lines.insert(base + index + 1, counted[index])
     sides = (tuple(players), tuple(teams), translations.language())
     for record in observation["lances"]:
         target = next((s for s in sections if s["key"] == record["lance"]), None)
