@@ -21,8 +21,15 @@ def written(context: View) -> str:
     parts += [_section(section["title"], section["items"]) for section in log]
     if not log:
         parts.append(jinja.macro(PARTS, "nothing_said"))
-    parts.append(jinja.cached_macro(PARTS, "closing", view.get("past_hands", "")))
+    parts.append(_closing(view.get("past_hands", "")))
     return "".join(parts)
+
+
+@lru_cache(maxsize=1024)
+def _closing(past_hands: str) -> str:
+    """The past hands and the region's end, once per their text (a few kB late in a partie:
+    kept apart, as many as score_screen keeps past hands)."""
+    return jinja.macro(PARTS, "closing", past_hands)
 
 
 @lru_cache(maxsize=8192)

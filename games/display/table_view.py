@@ -464,9 +464,9 @@ def build_log(
 
 
 def _frozen(section: View) -> View:
-    """A log section as the region reads it: its lines and, for its template, ``items``, each
-    line with whether it is a deje scored at once; tuples, so that the region writes each
-    section once per its words and each line once (core.jinja.cached_macro)."""
+    """A log section as the region reads it: its lines and ``items``, each line with whether it
+    is a deje scored at once; tuples, so that the region writes each section once per its words
+    and each line once (games.display.hand_log)."""
     lines = tuple(section["lines"])
     items = list(zip(lines, repeat(False)))
     for index in section["deje_lines"]:
