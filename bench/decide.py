@@ -16,6 +16,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from games.engine.random_play import DEFAULT_WEIGHTS
+
+#: The decisions these players make, as bench.cpu's (bench/players.py): mostly mus, so long
+#: hands, and no órdago, so long parties (bench.render --long-hands makes them too).
+LONG_HANDS = dict(DEFAULT_WEIGHTS, mus=85, ordago=0, ordago_vote=0)
+
 
 def setup() -> None:
     # The bench counters (queries, connections) and a static manifest of its own (DEBUG=0).
@@ -89,7 +95,7 @@ async def play(decisions: int, tables: int, seed: int, peers: str | None = None)
     from games import decisions as decide_module
     from games.display import game_cache
     from games.engine import SeededShuffler, to_act
-    from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
+    from games.engine.random_play import pick_action
     from games.live.threads import hop
 
     def timed(call, **kwargs):
@@ -100,8 +106,7 @@ async def play(decisions: int, tables: int, seed: int, peers: str | None = None)
     from bench.instrument import COUNTERS
 
     rng = SeededShuffler(seed)
-    # long parties, as bench/players.py plays them: mostly mus, no órdago
-    weights = dict(DEFAULT_WEIGHTS, mus=85, ordago=0, ordago_vote=0)
+    weights = LONG_HANDS
     run = f"{os.getpid()}x{int(time.time())}"
     games = [await hop(new_game, run, n) for n in range(tables)]
     samples: dict[str, list[float]] = defaultdict(list)

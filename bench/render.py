@@ -27,6 +27,7 @@ from django.test import RequestFactory  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from accounts.models import User  # noqa: E402
+from bench.decide import LONG_HANDS  # noqa: E402
 from games import engine  # noqa: E402
 from games.display import fragments, game_cache, regions, shared_regions  # noqa: E402
 from games.engine.random_play import DEFAULT_WEIGHTS, pick_action  # noqa: E402
@@ -113,11 +114,6 @@ def timed(render, count: int, before=None) -> list[float]:
         render()
         timings.append((timer() - start) * 1000)
     return sorted(timings)
-
-
-#: The decisions of bench.cpu's and bench.decide's players: mostly mus, so long hands, and no
-#: órdago, so long parties (--long-hands).
-LONG_HANDS = dict(DEFAULT_WEIGHTS, mus=85, ordago=0, ordago_vote=0)
 
 
 class Decisions:

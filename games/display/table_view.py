@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import repeat
+from operator import itemgetter
 from typing import Any, Literal, get_args
 
 from django.core.signals import setting_changed
@@ -449,14 +450,7 @@ def build_log(
         target = next((s for s in sections if s["key"] == record["lance"]), None)
         if target is None:
             target = section(record["lance"])
-        fields = (
-            record["lance"],
-            record["outcome"],
-            record["winner_team"],
-            record["winner_seat"],
-            record["deje"],
-        )
-        text, deje_now = _lance_result_line(fields, *sides)
+        text, deje_now = _lance_result_line(_result_fields(record), *sides)
         if deje_now:
             target["deje_lines"].append(len(target["lines"]))
         target["lines"].append(text)
@@ -476,6 +470,7 @@ def _frozen(section: View) -> View:
 
 #: What a lance's line in the log reads of its record, in `_lance_result_line`'s order.
 _RESULT_FIELDS = ("lance", "outcome", "winner_team", "winner_seat", "deje")
+_result_fields = itemgetter(*_RESULT_FIELDS)
 
 
 @lru_cache(maxsize=4096)
