@@ -159,13 +159,22 @@ def test_a_refused_decision_is_told_next_to_the_buttons(started, cast, page_for,
     page = table_page(page_for, cast[0], started, viewport)
 
     wait_connected(started, [cast[0]])
+    expect(
+        page.locator("#decision-panel").get_by_role("button", name=re.compile("^Mus"))
+    ).to_be_visible()
     # A stale page: the version its forms send is not the game's (as after a lost push); the
-    # decision goes up the socket, or as a POST, both answered by games.decisions.
+    # decision goes up the socket, or as a POST, both answered by games.decisions. The forms are
+    # made stale and the button clicked in one script: a push landing in between (the socket's
+    # first one) would render the panel afresh with the right version.
     page.evaluate(
-        "document.querySelectorAll('#decision-panel input[name=version]')"
-        ".forEach(input => { input.value = '99'; })"
+        """() => {
+          const panel = document.querySelector('#decision-panel');
+          panel.querySelectorAll('input[name=version]').forEach(input => { input.value = '99'; });
+          const mus = Array.from(panel.querySelectorAll('button'))
+            .find(button => button.textContent.trim().startsWith('Mus'));
+          mus.click();
+        }"""
     )
-    page.locator("#decision-panel").get_by_role("button", name=re.compile("^Mus")).click()
     # a push landing just after the answer (the socket's first one, or the change that made
     # the click stale) renders the panel without the message: it stays meanwhile
     page.wait_for_timeout(1000)
