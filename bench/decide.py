@@ -5,12 +5,16 @@ as a socket's decision runs it: thread CPU per decision, the whole decide and it
 No web server, Redis or worker (the broadcasts and tasks after commit are dropped): steadier
 than bench.cpu on a shared machine. ``--peers fr|four``: each decision with the pushes of the
 table's three other players, in French or a language per seat, as the site renders them when
-their sockets are in the process (docs/bench.md). DATABASE_URL names the database."""
+their sockets are in the process (docs/bench.md). The site's seeds come from --seed here, so
+two runs deal the same cards and make the same decisions. DATABASE_URL names the database."""
 
 import argparse
 import asyncio
+import hashlib
+import itertools
 import json
 import os
+import secrets
 import statistics
 import time
 from collections import defaultdict
@@ -47,6 +51,20 @@ def setup() -> None:
 
     broadcast._send = lambda *args, **kwargs: None
     current_app.send_task = lambda *args, **kwargs: None
+
+
+def seeded_secrets(seed: int) -> None:
+    """The site's seeds (each table's server seed, each seat's client seed) drawn from `seed`,
+    not the system: a French and a four-language run then play the same parties, so their
+    difference is the languages' alone (the shuffle derives every deck from these seeds)."""
+    counter = itertools.count()
+
+    def token_bytes(nbytes: int | None = None) -> bytes:
+        digest = hashlib.sha256(f"bench.decide {seed} {next(counter)}".encode()).digest()
+        return digest[: nbytes or 32]
+
+    secrets.token_bytes = token_bytes  # type: ignore[assignment]
+    secrets.token_hex = lambda nbytes=None: token_bytes(nbytes).hex()  # type: ignore[assignment]
 
 
 def new_game(run: str, number: int):
@@ -106,8 +124,9 @@ async def play(decisions: int, tables: int, seed: int, peers: str | None = None)
     from bench.instrument import COUNTERS
 
     rng = SeededShuffler(seed)
+    seeded_secrets(seed)
     weights = LONG_HANDS
-    run = f"{os.getpid()}x{int(time.time())}"
+    run = f"{os.getpid() % 100000:05d}x{int(time.time())}"
     games = [await hop(new_game, run, n) for n in range(tables)]
     samples: dict[str, list[float]] = defaultdict(list)
 
