@@ -7,7 +7,7 @@ from typing import Any
 from django.template.context_processors import csrf
 
 from core import jinja
-from games.display import hand_log
+from games.display import hand_log, lance_status
 from games.display.view_model import View
 
 REGIONS: tuple[str, ...] = (
@@ -33,9 +33,12 @@ def render_regions(context: View, request: Any = None) -> str:
 def render_region(name: str, context: View) -> str:
     """One region of :data:`REGIONS` (templates/jinja2/games/regions/<name>.html, Jinja2: the
     table's regions are rendered by it, the page games/table.html included); the hand-log's
-    file holds its parts, written together by games.display.hand_log."""
+    and the lance-status's files hold their parts, written together by games.display.hand_log
+    and games.display.lance_status."""
     if name == "hand-log":
         return hand_log.written(context)
+    if name == "lance-status":
+        return lance_status.written(context)
     return jinja.render(f"games/regions/{name}.html", context)
 
 

@@ -43,17 +43,6 @@ def _scoreboard(context: View) -> View:
     return {"table_view": {key: view[key] for key in ("scoreboard", "kings_label", "hand_number")}}
 
 
-def _lance_status(context: View) -> View:
-    """What the region writes of the lance status (the pioche's size, also in it, is the
-    seats' region's: a discard that changes only that renders nothing here)."""
-    status = context["table_view"]["lance_status"]
-    return {"table_view": {"lance_status": {key: status[key] for key in LANCE_STATUS_READ}}}
-
-
-#: The keys of the lance status that the lance-status region reads.
-LANCE_STATUS_READ = ("title", "discard_round_count", "envite", "declarations")
-
-
 def _score_screen(context: View) -> View | None:
     """Only the hidden, empty score screen of a hand under way (the screen itself is drawn
     from the viewer's side: "Vous", the deal button)."""
@@ -71,14 +60,13 @@ def _my_hand(context: View) -> View | None:
 
 
 #: What each shareable region reads of the template context; None: not shareable this time.
-#: The hand log is not shared: it changes at every version, per team, language and (the words
-#: announced) viewer, and its parts are kept instead (games.display.hand_log): its key cost more
-#: than its render.
+#: The hand log and the lance status are not shared: they change at every version (the lance
+#: status at every word of a bet), per team and language, and their parts are kept instead
+#: (games.display.hand_log, games.display.lance_status): a key cost more than their render.
 SLICES: dict[str, Callable[[View], View | None]] = {
     "flash": _flash,
     "away-banner": _away_banner,
     "scoreboard": _scoreboard,
-    "lance-status": _lance_status,
     "score-screen": _score_screen,
 }
 #: The viewer's own regions reused for the same seat's later renders (never another's).

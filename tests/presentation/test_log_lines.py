@@ -12,6 +12,7 @@ from core import jinja, translations
 from games import engine, vocabulary
 from games.display import answers, table_view
 from games.display.clocks import timed_out_text
+from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
 from tests.presentation.table_states import random_parties
 
 LANGUAGES = ("fr", "es", "eu", "en")
@@ -187,3 +188,71 @@ def test_the_declarations_written_once_are_the_bytes_the_region_wrote():
                 assert jinja.cached_macro(*args) == before.render(declarations=declarations)
                 checked += 1
     assert checked > 50
+
+
+#: The lance-status region as its single template wrote it, before it was written from its
+#: parts (games.display.lance_status).
+LANCE_STATUS_BEFORE = """
+<section id="lance-status" class="lance-status" aria-label="{{ _("Tour en cours") }}"{% if oob %} hx-swap-oob="true"{% endif %}>
+  {% with ls=table_view.lance_status %}
+  <h2 class="lance-status__title">{{ ls.title }}</h2>
+  {% if ls.discard_round_count %}<p class="lance-status__rounds">{% trans rounds=ls.discard_round_count %}Écarts : {{ rounds }} tour{% pluralize %}Écarts : {{ rounds }} tours{% endtrans %}</p>{% endif %}
+  {% if ls.envite %}
+  <div class="envite">
+    <p class="envite__text">{{ ls.envite.text }}{% if ls.envite.held_text %} {{ ls.envite.held_text }}{% endif %}</p>
+    {% if ls.envite.answering %}<p class="envite__answering">{{ ls.envite.answering }}</p>{% endif %}
+    {% if ls.envite.eligible %}<p class="envite__eligible">{% trans eligible=ls.envite.eligible %}Parlent : {{ eligible }}{% endtrans %}</p>{% endif %}
+    {% if ls.envite.votes %}<ul class="envite__votes">{% for v in ls.envite.votes %}<li>{{ v }}</li>{% endfor %}</ul>{% endif %}
+  </div>
+  {% endif %}
+  {{ cached_macro("games/_table_parts.html", "declarations", ls.declarations) }}
+  {% endwith %}
+</section>
+"""  # noqa: E501
+
+
+def moments_with_discards():
+    """Moments of parties where the seats mostly ask for mus: hands with discard rounds."""
+    rng = engine.SeededShuffler(5)
+    weights = dict(DEFAULT_WEIGHTS, mus=85)
+    state = engine.new_partie(kings=4, first_mano=0, shuffler=rng)
+    for step in range(300):
+        if state["status"] == "finished":
+            return
+        if step % 3 == 0:
+            yield engine.observation(state, step % 4)
+        seats = [0] if state["status"] == "hand_over" else engine.to_act(state)
+        seat = seats[rng.randbelow(len(seats))]
+        state = engine.apply(state, seat, pick_action(state, seat, rng, weights), shuffler=rng)
+
+
+def test_the_lance_status_written_from_its_parts_is_the_region_its_template_wrote():
+    from games.display import lance_status
+    from games.display.table_view import build_table
+    from games.display.view_model import TableFacts
+
+    before, seen = jinja.ENV.from_string(LANCE_STATUS_BEFORE), set()
+    names = ["Ane", "B<i>x", "Ca'mille", 'Da"ni']
+    for number, observation in enumerate([*moments(), *moments_with_discards()]):
+        for language in LANGUAGES:
+            with translation.override(language), translations.one_language():
+                view = build_table(TableFacts(observation, names, number % 4))
+                for oob in (True, False):
+                    context = {"table_view": view, "oob": oob}
+                    assert lance_status.written(context) == before.render(context)
+                status = view["lance_status"]
+                envite = status["envite"] or {}
+                seen.add(
+                    (
+                        status["discard_round_count"] > 0,
+                        bool(envite),
+                        bool(envite.get("held_text")),
+                        bool(envite.get("answering")),
+                        bool(envite.get("eligible")),
+                        bool(envite.get("votes")),
+                        bool(status["declarations"]),
+                    )
+                )
+    # every part of the region, shown and not, was compared
+    assert [any(flags[i] for flags in seen) for i in range(7)] == [True] * 7, seen
+    assert {all(flags[i] for flags in seen) for i in range(7)} == {False}
