@@ -1,16 +1,18 @@
 """The lance-status region written from its parts (its template file holds them): at a table of
-four languages it changes at every word of a bet for every (team, language), and its template's
-fixed cost and memo key were a fifth of what such a table adds to a decision (docs/languages.md,
-"Cost"). The head (the lance, the discard rounds) is written once per its
-words and language, the declarations once per their words, the envite (said from the reader's
-side) at each render."""
+four languages it changes at every word of a bet for every (team, language), so its template's
+fixed cost and a memo key per viewer were paid at every version (docs/languages.md, "Cost").
+The head (the lance, the discard rounds) is written once per its words and language, the
+declarations once per their words, the envite (said from the reader's side) at each render."""
 
 from functools import lru_cache
+from operator import itemgetter
 
 from core import jinja, translations
 from games.display.view_model import View
 
 PARTS = "games/regions/lance-status.html"
+#: The envite's fields, in the order of the "envite" macro's arguments.
+_envite_fields = itemgetter("text", "held_text", "answering", "eligible", "votes")
 
 
 def written(context: View) -> str:
@@ -24,19 +26,10 @@ def written(context: View) -> str:
         status["title"],
         status["discard_round_count"],
     )
-    if envite:
-        votes = envite["votes"]
-        envite_html = jinja.macro(
-            PARTS,
-            "envite",
-            envite["text"],
-            envite["held_text"],
-            envite["answering"],
-            envite["eligible"],
-            votes,
-        )
-        return f"{head}{envite_html}{_tail(status['declarations'])}"
-    return f"{head}{_tail(status['declarations'])}"
+    if not envite:
+        return f"{head}{_tail(status['declarations'])}"
+    envite_html = jinja.macro(PARTS, "envite", *_envite_fields(envite))
+    return f"{head}{envite_html}{_tail(status['declarations'])}"
 
 
 @lru_cache(maxsize=1024)

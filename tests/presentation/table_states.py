@@ -20,16 +20,23 @@ NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 NOW_MS = int(NOW.timestamp() * 1000)
 
 
-def random_parties(seeds, *, every: int = 3, limit: int = 400) -> Iterator[Game]:
+#: The random players' weights: some órdagos, so that parties end.
+WEIGHTS = dict(DEFAULT_WEIGHTS, ordago=2, ordago_vote=2)
+
+
+def random_parties(
+    seeds, *, every: int = 3, limit: int = 400, weights: dict = WEIGHTS
+) -> Iterator[Game]:
     """For each seed, its partie's moments (every `every`th decision, and each hand over and
     the end); a partie longer than `limit` decisions is left there."""
     for seed in seeds:
-        yield from _partie(seed, kings=8 if seed % 2 else 4, every=every, limit=limit)
+        yield from _partie(
+            seed, kings=8 if seed % 2 else 4, every=every, limit=limit, weights=weights
+        )
 
 
-def _partie(seed: int, *, kings: int, every: int, limit: int) -> Iterator[Game]:
+def _partie(seed: int, *, kings: int, every: int, limit: int, weights: dict) -> Iterator[Game]:
     rng = engine.SeededShuffler(seed)
-    weights = dict(DEFAULT_WEIGHTS, ordago=2, ordago_vote=2)
     state = engine.new_partie(kings=kings, first_mano=seed % 4, shuffler=rng)
     moments = 0
     for step in range(limit):

@@ -12,7 +12,7 @@ from core import jinja, translations
 from games import engine, vocabulary
 from games.display import answers, table_view
 from games.display.clocks import timed_out_text
-from games.engine.random_play import DEFAULT_WEIGHTS, pick_action
+from games.engine.random_play import DEFAULT_WEIGHTS
 from tests.presentation.table_states import random_parties
 
 LANGUAGES = ("fr", "es", "eu", "en")
@@ -212,18 +212,9 @@ LANCE_STATUS_BEFORE = """
 
 
 def moments_with_discards():
-    """Moments of parties where the seats mostly ask for mus: hands with discard rounds."""
-    rng = engine.SeededShuffler(5)
-    weights = dict(DEFAULT_WEIGHTS, mus=85)
-    state = engine.new_partie(kings=4, first_mano=0, shuffler=rng)
-    for step in range(300):
-        if state["status"] == "finished":
-            return
-        if step % 3 == 0:
-            yield engine.observation(state, step % 4)
-        seats = [0] if state["status"] == "hand_over" else engine.to_act(state)
-        seat = seats[rng.randbelow(len(seats))]
-        state = engine.apply(state, seat, pick_action(state, seat, rng, weights), shuffler=rng)
+    """Moments of a partie where the seats mostly ask for mus: hands with discard rounds."""
+    for game in random_parties([4], limit=300, weights=dict(DEFAULT_WEIGHTS, mus=85)):
+        yield engine.observation(game.state, game.state["version"] % 4)
 
 
 def test_the_lance_status_written_from_its_parts_is_the_region_its_template_wrote():
