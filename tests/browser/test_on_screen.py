@@ -9,10 +9,19 @@ import time
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.helpers import CARDS, CONTROLS, MEASURE, SIDEWAYS, act, wait_for
+from tests.browser.helpers import (
+    CARDS,
+    CONTROLS,
+    MEASURE,
+    SIDEWAYS,
+    act,
+    wait_connected,
+    wait_for,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -176,8 +185,11 @@ def test_sounds_are_off_until_turned_on_and_the_choice_is_remembered(bixente_pag
 
     sounds.click()
     expect(sounds).to_have_attribute("aria-pressed", "true")
+    reloaded = timezone.now()
     page.reload()
     expect(sounds).to_have_attribute("aria-pressed", "true")
+    # the turns below are pushed to the reloaded page's socket: it must be open first
+    wait_connected(game, [cast[1]], since=reloaded)
     assert page.evaluate("window.__notes") == 0  # a reload is not a new turn
     for _ in range(3):  # bixente, camille, dani: mus; then the four choose their discards
         say_mus(game, cast, in_thread)
