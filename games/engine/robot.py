@@ -31,18 +31,22 @@ from .robot_reading import (
 )
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
+from .showdown import plays, wins_against_one
 from .solve import partie_chance
 from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, team_of
 
 #: Names the robots' decisions: bumped whenever any level may decide differently, so what was
 #: computed from them (the reviews of docs/review.md) is computed again.
-ROBOT_VERSION = "31.2"
+ROBOT_VERSION = "31.3"
 
 Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
 DEFAULT_LEVEL: Level = "expert"
 #: cut at the mus question with a hand better than this share of all hands
 CUT_PERCENTILE: dict[Level, float] = {"expert": 0.62, "confirme": 0.62, "debutant": 0.35}
+#: against a team that throws órdagos at random, say mus for this many discard rounds of a hand
+#: (then cut as usual: two such readers at one table would draw forever)
+BLIND_MUS_ROUNDS = 3
 #: a beginner's thresholds on its hand's percentile in the lance: it bets 2 from ``bet``, 5
 #: from ``big``, raises from ``raise``, holds a bet from ``hold`` (too often) and an órdago from
 #: ``ordago``; it never bluffs and never throws an órdago; its pairs look better by ``pairs``
@@ -79,13 +83,20 @@ def robot_action(obs: Observation, level: Level = DEFAULT_LEVEL) -> Action:
 
 
 def wants_to_cut(cards: list[str], obs: Observation, seat: int, level: Level) -> bool:
-    """Cut with a good hand; sooner when the other team is about to win anyway. A beginner
-    cuts with any pair and with middling hands."""
+    """Cut with a good hand; sooner when the other team is about to win anyway; not in a
+    hand's first rounds against a team that throws órdagos at random. A beginner cuts with any
+    pair and with middling hands."""
     kings = obs["kings"]
     if level == "debutant" and _pair_ranks(cards, kings):
         return True
     ours, theirs = obs["scores"][team_of(seat)], obs["scores"][1 - team_of(seat)]
     threshold = CUT_PERCENTILE[level]
+    if (
+        level == "expert"
+        and len(obs["discard_rounds"]) < BLIND_MUS_ROUNDS
+        and throws_ordagos(obs, seat)
+    ):
+        return False  # their draws are coins: a fresh deal keeps our good cards, not theirs
     if level == "expert" and theirs >= TARGET - 6 and theirs > ours:
         threshold -= 0.15  # a fresh deal is as likely to help them: play what we have
     return value_percentiles(kings)[hand_key(cards)] >= threshold
@@ -195,10 +206,11 @@ def _hold_reckless(obs: Observation, seat: int) -> bool:
     than the partie after the refusal (:func:`reckless_chance`), waiting for a stronger lance
     of this hand when there is one."""
     betting = obs["betting"]
-    assert betting is not None
+    lance = obs["lance"]
+    assert betting is not None and lance is not None
     us = team_of(seat)
     ours, theirs = obs["scores"][us], obs["scores"][1 - us]
-    mine = _showdown_chance(obs, seat)
+    mine = showdown_chance(obs, seat, lance)
     refused = reckless_chance(ours, theirs + max(1, betting["held"]))
     later = _later_chance(obs, seat)
     if later > refused > 0:  # a refusal that ends the partie leaves no lance to come
@@ -214,36 +226,55 @@ def _hold_reckless(obs: Observation, seat: int) -> bool:
 def _ordago_reckless(obs: Observation, seat: int) -> bool:
     """Throw an órdago at a wild team when the showdown is a better chance than the partie."""
     us = team_of(seat)
-    return _showdown_chance(obs, seat) >= reckless_chance(obs["scores"][us], obs["scores"][1 - us])
-
-
-def _showdown_chance(obs: Observation, seat: int) -> float:
-    assert obs["lance"] is not None
-    return _beats_them(obs, seat, obs["lance"])
+    lance = obs["lance"]
+    assert lance is not None
+    return showdown_chance(obs, seat, lance) >= reckless_chance(
+        obs["scores"][us], obs["scores"][1 - us]
+    )
 
 
 def _later_chance(obs: Observation, seat: int) -> float:
-    """The best showdown chance of the seat's hand in the lances still to come in this hand."""
+    """The best showdown chance of the seat's hand in the lances still to come in this hand
+    where the other team may still bet (a lance none of theirs plays brings no órdago)."""
     assert obs["lance"] is not None
     later = LANCES[LANCES.index(obs["lance"]) + 1 :]
-    return max((_beats_them(obs, seat, lance) for lance in later), default=0.0)
+    return max(
+        (showdown_chance(obs, seat, lance) for lance in later if _contested(obs, seat, lance)),
+        default=0.0,
+    )
 
 
-def _beats_them(obs: Observation, seat: int, lance: Lance) -> float:
+def _contested(obs: Observation, seat: int, lance: Lance) -> bool:
+    """Whether the other team may play ``lance`` as far as the declarations say."""
+    them = [s for s in range(4) if team_of(s) != team_of(seat)]
+    jeu = obs["declarations"]["jeu"]
+    if lance == "point":
+        return jeu is None or not any(jeu)
+    declared = obs["declarations"].get(lance) if lance in ("paires", "jeu") else None
+    return declared is None or any(declared[s] for s in them)
+
+
+def showdown_chance(obs: Observation, seat: int, lance: Lance) -> float:
     """The chance the seat's hand beats every hand of the other team that plays ``lance``,
-    theirs unknown (the declarations say who plays Paires and Jeu; 0 if ours does not)."""
+    each counted exactly over the cards the seat has not seen (:mod:`showdown`; ties to the
+    seat nearer the mano, the declarations saying who plays Paires and Jeu; 0 if ours does
+    not play)."""
     cards = obs["my_cards"]
     assert cards is not None
-    percentiles = lance_percentiles(obs["kings"])[hand_key(cards)]
-    if lance == "point" and percentiles[LANCES.index("jeu")] > 0:
-        return 0.0  # a hand with Jeu plays no Point
-    q = percentiles[LANCES.index(lance)]
-    them = [s for s in range(4) if team_of(s) != team_of(seat)]
-    playing = len(them)
+    if not plays(cards, obs["kings"], lance):
+        return 0.0
+    pool = [c for c in CARD_CODES if c not in cards]
     declared = obs["declarations"].get(lance) if lance in ("paires", "jeu") else None
-    if declared is not None:
-        playing = max(1, sum(1 for s in them if declared[s]))
-    return float(q**playing)
+    mano = obs["mano"]
+    assert mano is not None, "a lance is played once the mano is known"
+    chance = 1.0
+    for s in range(4):
+        if team_of(s) == team_of(seat) or (declared is not None and not declared[s]):
+            continue
+        first = (seat - mano) % 4 < (s - mano) % 4
+        playing = declared is not None
+        chance *= wins_against_one(cards, pool, obs["kings"], lance, first=first, playing=playing)
+    return chance
 
 
 def _value_bet(mine: float, ours: int, theirs: int) -> str:

@@ -23,6 +23,8 @@ WILD_RATE = 2
 #: against a wild team: the edge and the slope of :func:`reckless_chance`
 RECKLESS_EDGE = 2.2
 RECKLESS_SLOPE = 0.4
+#: an opening bet from this many points that does not decide the partie reads as a reckless team
+ODD_OPENING = 11
 #: a team is read as holding every bet once this many lances were held and it refused none
 CALLING_HELD = 3
 
@@ -48,9 +50,37 @@ def holds_everything(obs: Observation, seat: int) -> bool:
 def throws_ordagos(obs: Observation, seat: int) -> bool:
     """Whether the other team throws órdagos (or bets of :data:`ORDAGO_LIKE` and more) at a
     rate no sound player does: at least :data:`RECKLESS_ORDAGOS`, and one a hand or more (the
-    ones we refused in past hands, and every one of this hand's)."""
+    ones we refused in past hands, and every one of this hand's); or whether it ever opened
+    with a bet no sound player makes (:func:`opened_oddly`)."""
     thrown = ordagos_thrown(obs, seat)
-    return thrown >= RECKLESS_ORDAGOS and thrown >= len(obs["hands"])
+    return (thrown >= RECKLESS_ORDAGOS and thrown >= len(obs["hands"])) or opened_oddly(obs, seat)
+
+
+def opened_oddly(obs: Observation, seat: int) -> bool:
+    """Whether the other team opened a lance with a bet of :data:`ODD_OPENING` or more that
+    does not decide the partie: a sound player bets a few points, or the partie, never 11 to 19
+    for a lance (this hand's words; a past hand's refusal with a deje of 1 was such an opening
+    refused at once)."""
+    them = 1 - team_of(seat)
+    for record in obs["hands"][:-1]:
+        for lance in record["lances"]:
+            stake = lance["stake"]
+            if (
+                lance["outcome"] == "refused"
+                and lance["winner_team"] == them
+                and lance["deje"] == 1
+                and isinstance(stake, int)
+                and stake >= ODD_OPENING
+            ):
+                return True
+    lead = max(obs["scores"])
+    return any(
+        team_of(word["seat"]) == them
+        and word["type"] == "bet"
+        and word.get("amount", 0) >= ODD_OPENING
+        and lead + word.get("amount", 0) < TARGET
+        for word in obs["words"]
+    )
 
 
 def throws_wildly(obs: Observation, seat: int) -> bool:

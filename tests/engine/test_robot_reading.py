@@ -5,14 +5,25 @@ refusal, or órdagos at a sound player's rate, and the solved tables play again.
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import CARD_CODES, observation, robot_action
-from games.engine.robot import RECKLESS_ORDAGO, SAFE_BET, VALUE_BETS, VALUE_ORDAGO
-from games.engine.robot_abstraction import lance_percentiles, node_of, strength
+from games.engine.hands import LANCE_INDEX, evaluate
+from games.engine.robot import (
+    RECKLESS_ORDAGO,
+    SAFE_BET,
+    VALUE_BETS,
+    VALUE_ORDAGO,
+    showdown_chance,
+)
+from games.engine.robot_abstraction import node_of, strength
 from games.engine.robot_reading import (
     holds_everything,
+    opened_oddly,
     reckless_chance,
     throws_ordagos,
     throws_wildly,
@@ -74,7 +85,8 @@ def test_a_team_is_read_as_reckless_only_at_one_ordago_a_hand_or_more():
     state = _at_grand(["4o", "5c", "6e", "7b"], RECKLESS)
     assert throws_ordagos(observation(state, 0), 0)
     assert not throws_ordagos(observation(state, 1), 1)
-    sound = [*RECKLESS, _past(), _past(), _past()]  # 3 órdagos in 6 hands: a sound rate
+    ordago = _lance("refused", "ordago", winner_team=1)
+    sound = [_past(ordago, ordago), _past(ordago), _past(), _past(), _past()]  # 3 in 6 hands
     assert not throws_ordagos(observation(_at_grand(["4o", "5c", "6e", "7b"], sound), 0), 0)
 
 
@@ -149,7 +161,7 @@ def test_the_partie_against_a_wild_team_grows_with_our_points_and_is_better_leve
 def test_a_wild_teams_ordago_is_held_only_when_the_showdown_beats_the_partie(cards):
     obs = observation(_answering_an_ordago(cards, _wild(0)), 1)
     assert throws_wildly(obs, 1)
-    grand = lance_percentiles(4)[hand_key(cards)][0] ** 2  # beats both of theirs
+    grand = showdown_chance(obs, 1, "grand")  # beats both of theirs
     action = robot_action(obs)
     assert action in ({"type": "hold"}, {"type": "refuse"})
     if action == {"type": "hold"}:
@@ -171,3 +183,109 @@ def test_four_kings_hold_a_wild_teams_ordago_at_the_grand_and_throw_their_own():
     assert robot_action(observation(_at_grand(kings, WILD), 0)) == {"type": "ordago"}
     ahead = _at_grand(["4o", "5c", "6e", "7b"], WILD)
     assert robot_action(observation(ahead, 0))["type"] != "ordago"
+
+
+def _bet_refused(stake: int, deje: int) -> dict:
+    return {**_lance("refused", stake, winner_team=1), "deje": deje}
+
+
+@pytest.mark.parametrize(
+    ("stake", "deje", "odd"),
+    [(11, 1, True), (19, 1, True), (10, 1, False), (5, 1, False), (15, 5, False)],
+)
+def test_an_opening_bet_of_eleven_or_more_refused_at_once_reads_as_a_reckless_team(
+    stake, deje, odd
+):
+    """A refusal with a deje of 1 was refused as it opened; one with more refused a raise,
+    which a sound player may make."""
+    state = _at_grand(["4o", "5c", "6e", "7b"], [_past(_bet_refused(stake, deje))])
+    assert opened_oddly(observation(state, 0), 0) is odd
+    assert throws_ordagos(observation(state, 0), 0) is odd
+    assert not opened_oddly(observation(state, 1), 1)  # their own bet says nothing of us
+
+
+def _opened_at_grand(amount: int, scores=(0, 0)) -> dict:
+    """Seat 1 (the other team for seat 0) opened the Grand with ``amount``; seat 2 to answer."""
+    hands = {0: ["4o", "5c", "6e", "7b"]}
+    state = play(start(hands, mano=0), (0, "cut"), (0, "pass"), (1, f"bet {amount}"))
+    state["scores"] = list(scores)
+    return state
+
+
+def test_this_hands_opening_bet_reads_as_reckless_unless_it_decides_the_partie():
+    assert opened_oddly(observation(_opened_at_grand(11), 0), 0)
+    assert not opened_oddly(observation(_opened_at_grand(10), 0), 0)
+    assert not opened_oddly(observation(_opened_at_grand(15, scores=(10, 25)), 0), 0)
+    assert opened_oddly(observation(_opened_at_grand(15, scores=(10, 24)), 0), 0)
+
+
+def test_against_a_reckless_team_the_expert_says_mus_with_any_hand():
+    """Its draws are coins: a fresh deal keeps our good cards, not theirs."""
+    kings = ["12o", "12c", "12e", "12b"]
+    rest = [c for c in CARD_CODES if c not in kings]
+    fresh = start({0: kings, 1: rest[0:4], 2: rest[4:8], 3: rest[8:12]}, mano=0)
+    assert robot_action(observation(fresh, 0)) == {"type": "cut"}
+    fresh["hands"] = [dict(h) for h in RECKLESS]
+    assert robot_action(observation(fresh, 0)) == {"type": "mus"}
+    assert robot_action(observation(fresh, 0), "confirme") == {"type": "cut"}
+
+
+def brute_wins(cards, seat, mano, lance, kings, declared):
+    """The showdown chance by enumeration: each opponent's hand over every four of the 36
+    unseen cards (the two drawn apart, as the robot counts them), ties to the mano's side."""
+    pool = [c for c in CARD_CODES if c not in cards]
+    idx = LANCE_INDEX[lance]
+    mine = evaluate(cards, kings)
+    chance = 1.0
+    for s in (seat + 1) % 4, (seat + 3) % 4:
+        if declared is not None and not declared[s]:
+            continue
+        first = (seat - mano) % 4 < (s - mano) % 4
+        won = field = 0
+        for other in itertools.combinations(pool, 4):
+            info = evaluate(list(other), kings)
+            absent = (lance in ("paires", "jeu") and info[idx] == 0) or (
+                lance == "point" and info[LANCE_INDEX["jeu"]] > 0
+            )
+            if absent and (declared is not None or lance == "point"):
+                continue
+            field += 1
+            won += absent or info[idx] < mine[idx] or (info[idx] == mine[idx] and first)
+        chance *= won / field
+    return chance
+
+
+@pytest.mark.parametrize(
+    ("cards", "kings", "seat", "mano"),
+    [
+        (["12o", "12c", "1o", "5b"], 4, 0, 0),
+        (["3o", "3c", "2o", "7b"], 8, 1, 0),
+        (["10o", "11c", "12e", "1b"], 4, 3, 2),
+        (["4o", "5c", "6e", "7b"], 8, 2, 3),
+    ],
+)
+def test_the_showdown_chance_is_the_brute_force_count(cards, kings, seat, mano):
+    rest = [c for c in CARD_CODES if c not in cards]
+    hands = {
+        seat: cards,
+        **{s: rest[4 * i : 4 * i + 4] for i, s in enumerate(s for s in range(4) if s != seat)},
+    }
+    obs = observation(start(hands, kings=kings, mano=mano), seat)
+    obs["mano"] = mano
+    for lance in ("grand", "petit", "paires", "jeu", "point"):
+        for declared in (None, [True, True, True, True], [True, False, False, True]):
+            if lance in ("grand", "petit", "point") and declared is not None:
+                continue
+            obs["declarations"] = {"paires": declared, "jeu": declared}
+            if lance == "point":
+                obs["declarations"]["jeu"] = [False] * 4
+            ours_plays = brute_plays(cards, kings, lance)
+            expected = brute_wins(cards, seat, mano, lance, kings, declared) if ours_plays else 0
+            assert showdown_chance(obs, seat, lance) == pytest.approx(expected, abs=1e-12)
+
+
+def brute_plays(cards, kings, lance):
+    info = evaluate(cards, kings)
+    if lance in ("paires", "jeu"):
+        return info[LANCE_INDEX[lance]] > 0
+    return not (lance == "point" and info[LANCE_INDEX["jeu"]] > 0)

@@ -16,6 +16,7 @@ from games.engine.shuffle import SeededShuffler
 #: record the fingerprint the failure prints.
 FINGERPRINTS = {
     "31.2": "a45ad613a999ebca081c147da41ab6b991971db0792ec554b433991e46096dde",
+    "31.3": "818737429bfbb66ea96cecb5ba967e2d476c49958df1b77238c4f645399e4d2b",
 }
 
 
