@@ -24,6 +24,7 @@ from .robot_abstraction import (
 )
 from .robot_abstraction import context as score_context
 from .robot_reading import (
+    has_thrown_an_ordago,
     holds_everything,
     reckless_chance,
     throws_ordagos,
@@ -37,7 +38,7 @@ from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, 
 
 #: Names the robots' decisions: bumped whenever any level may decide differently, so what was
 #: computed from them (the reviews of docs/review.md) is computed again.
-ROBOT_VERSION = "31.3"
+ROBOT_VERSION = "31.4"
 
 Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
@@ -180,6 +181,14 @@ def betting_decision(
             choice = act
             break
         u -= p
+    if (
+        level == "expert"
+        and node in ("", "p")
+        and choice not in ("p", "o")
+        and ours_strength < NO_BLUFF_BELOW
+        and has_thrown_an_ordago(obs, seat)
+    ):
+        choice = "p"  # such a team holds a small bluff, or answers it with its órdago
     if choice == "f" and _refusal_loses(obs, seat):
         choice = "c"  # a refusal would hand them the partie: holding can only do better
     return _concrete(choice, betting["stake"], legal)
@@ -189,6 +198,8 @@ def betting_decision(
 VALUE_BETS = ((0.85, "b10"), (0.7, "b5"), (0.55, "b2"))
 #: ... and an órdago from this strength, unless the partie is nearly won anyway
 VALUE_ORDAGO = 0.95
+#: against a team that has thrown an órdago in the partie: open only from this strength (no bluff)
+NO_BLUFF_BELOW = 0.5
 #: against a team that throws órdagos at random: bet 2 from this strength, else pass
 SAFE_BET = 0.8
 #: ... and throw an órdago (or answer a bet with one) from this strength: even held by half,

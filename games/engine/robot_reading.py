@@ -3,10 +3,11 @@
 
 The solved game assumes a sound opponent, who refuses a bet it cannot win and keeps the órdago
 for a strong hand or a lost cause. A partie's public history says when the other team does not:
-whether it ever refused a bet, how many órdagos it threw. Against a team that holds every bet a
-bluff only loses; against one that throws órdagos at random a bluff meets one half the time,
-and a strong hand does better throwing its own; against one that throws them at every turn,
-each is held or refused on the partie against such a team. Only the seat's observation is read.
+whether it ever refused a bet, how many órdagos it threw. Against a team that holds every bet,
+or one that has thrown an órdago, a bluff only loses; against one that throws órdagos at random
+a bluff meets one half the time, and a strong hand does better throwing its own; against one
+that throws them at every turn, each is held or refused on the partie against such a team.
+Only the seat's observation is read.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ def holds_everything(obs: Observation, seat: int) -> bool:
         if team_of(word["seat"]) == them and word["type"] == "refuse":
             refused_by_them += 1
     return refused_by_them == 0 and held >= CALLING_HELD
+
+
+def has_thrown_an_ordago(obs: Observation, seat: int) -> bool:
+    """Whether the other team has thrown an órdago (or a bet of :data:`ORDAGO_LIKE` and more)
+    in the partie: such a team plays for the partie, holding a small bet with a middling hand
+    and answering a weak one with its órdago, so a bluff into it buys nothing."""
+    return ordagos_thrown(obs, seat) >= 1
 
 
 def throws_ordagos(obs: Observation, seat: int) -> bool:

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from games.engine import CARD_CODES, observation, robot_action
 from games.engine.hands import LANCE_INDEX, evaluate
 from games.engine.robot import (
+    BLIND_MUS_ROUNDS,
+    NO_BLUFF_BELOW,
     RECKLESS_ORDAGO,
     SAFE_BET,
     VALUE_BETS,
@@ -22,6 +24,7 @@ from games.engine.robot import (
 )
 from games.engine.robot_abstraction import node_of, strength
 from games.engine.robot_reading import (
+    has_thrown_an_ordago,
     holds_everything,
     opened_oddly,
     reckless_chance,
@@ -228,6 +231,39 @@ def test_against_a_reckless_team_the_expert_says_mus_with_any_hand():
     fresh["hands"] = [dict(h) for h in RECKLESS]
     assert robot_action(observation(fresh, 0)) == {"type": "mus"}
     assert robot_action(observation(fresh, 0), "confirme") == {"type": "cut"}
+    # ... for a few rounds only: two such readers at one table would draw forever
+    fresh["hand"]["discard_rounds"] = [[1, 1, 1, 1]] * BLIND_MUS_ROUNDS
+    assert robot_action(observation(fresh, 0)) == {"type": "cut"}
+
+
+QUIET = [_past(), _past(), _past()]
+ONE_ORDAGO = [_past(_lance("refused", "ordago", winner_team=1)), _past(), _past()]
+
+
+def test_one_ordago_of_the_other_team_is_read_and_is_not_yet_reckless():
+    cards = ["4o", "5c", "6e", "7b"]
+    obs = observation(_at_grand(cards, ONE_ORDAGO), 0)
+    assert has_thrown_an_ordago(obs, 0)
+    assert not throws_ordagos(obs, 0)  # one in three hands
+    assert not has_thrown_an_ordago(observation(_at_grand(cards, ONE_ORDAGO), 1), 1)  # ours
+    assert not has_thrown_an_ordago(observation(_at_grand(cards, QUIET), 0), 0)
+
+
+def test_a_bluff_of_the_tables_is_not_made_once_the_other_team_threw_an_ordago():
+    """Such a team holds a small bluff or answers it with its órdago."""
+    weak = ["10b", "10c", "10e", "4b"]
+    quiet = observation(_at_grand(weak, QUIET), 0)
+    assert strength(quiet, 0, hand_key(weak)) < NO_BLUFF_BELOW
+    assert robot_action(quiet) == {"type": "bet", "amount": 2}  # the solved tables' bluff
+    assert robot_action(observation(_at_grand(weak, ONE_ORDAGO), 0)) == {"type": "pass"}
+
+
+@SLOW
+@given(cards=hands_of_four)
+def test_after_an_ordago_of_the_other_team_an_opening_bet_is_never_a_bluff(cards):
+    obs = observation(_at_grand(cards, ONE_ORDAGO), 0)
+    if robot_action(obs)["type"] == "bet":
+        assert strength(obs, 0, hand_key(cards)) >= NO_BLUFF_BELOW
 
 
 def brute_wins(cards, seat, mano, lance, kings, declared):

@@ -10,29 +10,33 @@ import json
 from games.engine import apply, new_partie, observation, robot_action, to_act
 from games.engine.random_play import pick_action
 from games.engine.robot import LEVELS, ROBOT_VERSION
+from games.engine.robot_v1 import robot_v1_action
 from games.engine.shuffle import SeededShuffler
 
 #: ROBOT_VERSION → the fingerprint of the decisions below. A new robot: bump the version and
 #: record the fingerprint the failure prints.
 FINGERPRINTS = {
-    "31.2": "a45ad613a999ebca081c147da41ab6b991971db0792ec554b433991e46096dde",
-    "31.3": "818737429bfbb66ea96cecb5ba967e2d476c49958df1b77238c4f645399e4d2b",
+    "31.4": "60c89677ec02d379802445e17b673eb501a1647fa6d987808c9c1f667bb2171c",
 }
 
 
 def decisions_fingerprint() -> str:
-    """Every level's decisions over seeded parties, robots of one level against each other and
-    against random players (which switch on the robot's reading of the other team)."""
+    """Every level's decisions over seeded parties, robots of one level against each other,
+    against random players and against robot-v1 (whose órdagos switch on the robot's readings
+    of the other team)."""
     digest = hashlib.sha256()
     for level in LEVELS:
-        for seed in range(3):
+        for seed in range(6):
             rng = SeededShuffler(seed)
             state = new_partie(kings=4 if seed % 2 else 8, first_mano=seed % 4, shuffler=rng)
             random_seats = {1, 3} if seed == 2 else set()
+            v1_seats = {1, 3} if seed >= 3 else set()
             while state["status"] != "finished":
                 seat = to_act(state)[0]
                 if seat in random_seats:
                     action = pick_action(state, seat, rng)
+                elif seat in v1_seats:
+                    action = robot_v1_action(observation(state, seat))
                 else:
                     action = robot_action(observation(state, seat), level)
                     digest.update(json.dumps([level, seat, action], sort_keys=True).encode())
