@@ -32,7 +32,7 @@ from .robot_reading import (
 )
 from .robot_strategy import BUCKETS, STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
-from .showdown import plays, wins_against_one
+from .showdown import hand_tally
 from .solve import partie_chance
 from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, team_of
 
@@ -272,9 +272,10 @@ def showdown_chance(obs: Observation, seat: int, lance: Lance) -> float:
     not play)."""
     cards = obs["my_cards"]
     assert cards is not None
-    if not plays(cards, obs["kings"], lance):
-        return 0.0
     pool = [c for c in CARD_CODES if c not in cards]
+    counted = hand_tally(cards, pool, obs["kings"], lance)
+    if counted is None:
+        return 0.0
     declared = obs["declarations"].get(lance) if lance in ("paires", "jeu") else None
     mano = obs["mano"]
     assert mano is not None, "a lance is played once the mano is known"
@@ -283,8 +284,7 @@ def showdown_chance(obs: Observation, seat: int, lance: Lance) -> float:
         if team_of(s) == team_of(seat) or (declared is not None and not declared[s]):
             continue
         first = (seat - mano) % 4 < (s - mano) % 4
-        playing = declared is not None
-        chance *= wins_against_one(cards, pool, obs["kings"], lance, first=first, playing=playing)
+        chance *= counted.share_won(lance, first=first, playing=declared is not None)
     return chance
 
 

@@ -63,6 +63,16 @@ class Tally(NamedTuple):
     lost: int
     absent: int
 
+    def share_won(self, lance: Lance, *, first: bool, playing: bool) -> float:
+        """The chance of winning ``lance`` against one hand of the pool: ties go to the seat
+        nearer the mano (``first`` when it is ours); ``playing`` when that hand is known to
+        play the lance (its declaration), else a hand that does not play it is beaten too."""
+        won = self.beaten + (self.tied if first else 0)
+        field = self.beaten + self.tied + self.lost
+        if not playing and lance != "point":  # at Point a hand with Jeu means no Point at all
+            won, field = won + self.absent, field + self.absent
+        return won / field if field else 1.0
+
 
 @lru_cache(maxsize=16384)
 def tally(ranks: tuple[int, ...], kings: int, lance: Lance, mine: int) -> Tally:
@@ -89,31 +99,21 @@ def plays(cards: list[str], kings: int, lance: Lance) -> bool:
     return not (lance == "point" and info[JEU] > 0)
 
 
+def hand_tally(cards: list[str], pool: list[str], kings: int, lance: Lance) -> Tally | None:
+    """:class:`Tally` of the hands of ``pool`` against ``cards`` in ``lance``; None when the
+    hand does not play the lance."""
+    if not plays(cards, kings, lance):
+        return None
+    mine = TABLES[kings][hand_key(cards)][LANCE_INDEX[lance]]
+    return tally(pool_ranks(pool), kings, lance, mine)
+
+
 def beats(cards: list[str], pool: list[str], kings: int, lance: Lance) -> float | None:
     """The share of the four-card hands of ``pool`` that ``cards`` beats outright in ``lance``
     (at Paires / Jeu among the hands that have them, at Point among those without Jeu); None
     when the hand does not play the lance."""
-    if not plays(cards, kings, lance):
+    t = hand_tally(cards, pool, kings, lance)
+    if t is None:
         return None
-    mine = TABLES[kings][hand_key(cards)][LANCE_INDEX[lance]]
-    t = tally(pool_ranks(pool), kings, lance, mine)
     field = t.beaten + t.tied + t.lost
     return t.beaten / field if field else 1.0
-
-
-def wins_against_one(
-    cards: list[str], pool: list[str], kings: int, lance: Lance, *, first: bool, playing: bool
-) -> float:
-    """The chance ``cards`` wins ``lance`` against one hand dealt from ``pool``: ties go to the
-    seat nearer the mano (``first`` when it is ours); ``playing`` when that hand is known to
-    play the lance (its declaration), else a hand that does not play it is beaten too. 0 when
-    ours does not play."""
-    if not plays(cards, kings, lance):
-        return 0.0
-    mine = TABLES[kings][hand_key(cards)][LANCE_INDEX[lance]]
-    t = tally(pool_ranks(pool), kings, lance, mine)
-    won = t.beaten + (t.tied if first else 0)
-    field = t.beaten + t.tied + t.lost
-    if not playing and lance != "point":  # at Point a hand with Jeu means no Point at all
-        won, field = won + t.absent, field + t.absent
-    return won / field if field else 1.0
