@@ -10,6 +10,7 @@ four of them at seats 0 (ane), 1 (bixente), 2 (camille), 3 (dani), not started y
 import functools
 import inspect
 import os
+import signal
 import time
 
 import pytest
@@ -53,6 +54,34 @@ def pytest_configure(config):
     settings.REVIEW_QUEUE = f"{CELERY_QUEUE}-reviews"
     settings.CELERY_TASK_ROUTES = {"reviews.tasks.review_partie": {"queue": settings.REVIEW_QUEUE}}
     app.conf.task_routes = settings.CELERY_TASK_ROUTES
+    flush_again_after_a_deadlock()
+
+
+def flush_again_after_a_deadlock(attempts: int = 3) -> None:
+    """A transactional test's flush (one TRUNCATE of every table) runs while the workers and
+    servers some modules keep for all their tests may still hold a row of a table it has yet
+    to lock: PostgreSQL then ends one of the two as a deadlock. When the flush is the one
+    ended, it is tried again (the other side's transaction is over by then)."""
+    from django.core.management import CommandError
+    from django.test import TransactionTestCase
+    from psycopg.errors import DeadlockDetected
+
+    flush = TransactionTestCase._fixture_teardown
+
+    def deadlocked(error: BaseException | None) -> bool:
+        while error is not None and not isinstance(error, DeadlockDetected):
+            error = error.__cause__
+        return error is not None
+
+    def _fixture_teardown(self):
+        for attempt in range(1, attempts + 1):
+            try:
+                return flush(self)
+            except CommandError as error:  # the flush command's, from the database's
+                if attempt == attempts or not deadlocked(error):
+                    raise
+
+    TransactionTestCase._fixture_teardown = _fixture_teardown
 
 
 def pytest_unconfigure(config):
@@ -180,6 +209,19 @@ def django_db_setup(django_db_setup, django_db_blocker):
                 break
             terminate_other_sessions()
             time.sleep(0.1)
+
+
+@pytest.fixture
+def worker(celery_stack, transactional_db):
+    """The package's Celery stack with its worker running, for this test only (the worker sees
+    committed rows: a transactional database). It is stopped, warm (its task finished), before
+    the test's rows are flushed, which this fixture's dependency orders. A sweep running
+    through the flush deadlocked with its TRUNCATE, and a worker left running swept the rows
+    of later tests that asked for none (tests/tournaments/test_services.py)."""
+    if celery_stack.worker is None or celery_stack.worker.poll() is not None:
+        celery_stack.start_worker()
+    yield celery_stack
+    celery_stack.stop_worker(signal.SIGTERM)
 
 
 @functools.cache

@@ -155,12 +155,14 @@ class CeleryStack:
 
 
 @contextlib.contextmanager
-def celery_running(env: dict):
-    """A CeleryStack with its beat and worker started, closed on exit."""
+def celery_running(env: dict, *, worker: bool = True):
+    """A CeleryStack with its beat (and unless told otherwise its worker) started, closed on
+    exit."""
     stack = CeleryStack(env)
     try:
         stack.start_beat()
-        stack.start_worker()
+        if worker:
+            stack.start_worker()
         yield stack
     finally:
         stack.close()

@@ -1,7 +1,8 @@
 """Fixtures of the presence tests.
 
-``celery_stack`` (for this package's tests, started on first use): a real Celery worker
-(``celery -A musweb worker``, solo pool) and beat as subprocesses, on this run's test database
+``celery_stack`` (for this package's tests, started on first use): a real Celery beat, and a
+worker (``celery -A musweb worker``, solo pool) for each test that asks for it with ``worker``
+(tests/conftest.py), as subprocesses, on this run's test database
 (DATABASE_URL), channel-layer prefix and queue (tests/conftest.py: CELERY_QUEUE on the shared
 Redis), with a sweep every SWEEP_SECONDS. Its broadcasts reach the sockets of the test process.
 ``celery_stack.stop_worker()`` kills the worker (SIGKILL: nothing is acked or handed back),
@@ -25,16 +26,8 @@ def celery_stack(django_db_setup):
         WEB_PROCESS_LIMIT_SECONDS=WEB_PROCESS_LIMIT,
         LOG_LEVEL="INFO",
     )
-    with processes.celery_running(env) as stack:
+    with processes.celery_running(env, worker=False) as stack:
         yield stack
-
-
-@pytest.fixture
-def worker(celery_stack):
-    """The worker, running (started again if a test stopped it)."""
-    if celery_stack.worker is None or celery_stack.worker.poll() is not None:
-        celery_stack.start_worker()
-    return celery_stack
 
 
 @pytest.fixture

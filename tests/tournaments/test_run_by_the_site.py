@@ -176,3 +176,9 @@ def test_a_tournoi_eclair_of_8_pairs_runs_itself(worker, make_user):
     matches = Match.objects.filter(tournament=tournament)
     assert matches.count() == 8 and all(m.done for m in matches)
     assert sum(m.points_a + m.points_b for m in matches) == 2 * 8
+
+
+def test_a_test_that_asks_for_no_worker_has_none_running(celery_stack):
+    """The worker of the tests above was stopped with each of them (tests/conftest.py): left
+    running, its sweeps advanced the tournaments of tests/tournaments/test_services.py."""
+    assert celery_stack.worker is None
