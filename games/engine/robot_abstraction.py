@@ -151,6 +151,33 @@ def _decisive(amount: int, scores: list[int]) -> bool:
     return amount >= ORDAGO_LIKE or max(scores) + amount >= TARGET
 
 
+def lance_words(obs: Observation) -> list[Word]:
+    """The passes, bets, raises and órdagos said so far in the current lance, in order."""
+    kinds = ("pass", "bet", "raise", "ordago")
+    return [w for w in obs["words"] if w.get("lance") == obs["lance"] and w["type"] in kinds]
+
+
+def opening(word: Word, scores: list[int]) -> str:
+    """The node letters of the lance's first bet (or órdago)."""
+    amount = word.get("amount", 2)
+    if word["type"] == "ordago" or _decisive(amount, scores):
+        return "o"
+    return f"b{_bet_size(amount)}"
+
+
+def after_opening(history: str, word: Word, scores: list[int]) -> str:
+    """``history`` (a bet made) with ``word`` said after it: every raise is ``r`` (a second
+    raise stays on the first's node), an órdago or a decisive raise ``o``, nothing after it."""
+    kind = word["type"]
+    if history.endswith("o"):
+        return history
+    if kind == "ordago" or (kind == "raise" and _decisive(word.get("to", 0), scores)):
+        return history + "o"
+    if kind == "raise" and not history.endswith("r"):
+        return history + "r"
+    return history
+
+
 def node_of(obs: Observation, seat: int) -> str:
     """The abstract node matching the words said so far in the current lance, seen by ``seat``.
 
@@ -160,32 +187,16 @@ def node_of(obs: Observation, seat: int) -> str:
     but name (:func:`_decisive`). The node's opener prefix is ``p`` when the bettor had seen
     the other team pass.
     """
-    lance = obs["lance"]
-    words: list[Word] = []
-    for word in obs["words"]:
-        if word.get("lance") == lance and word["type"] in ("pass", "bet", "raise", "ordago"):
-            words.append(word)
     history = ""
     passed = [False, False]
-    for word in words:
+    for word in lance_words(obs):
         team = team_of(word["seat"])
-        kind = word["type"]
-        if not history:
-            if kind == "pass":
-                passed[team] = True
-                continue
-            history = "p" if passed[1 - team] else ""
-            amount = word.get("amount", 2)
-            if kind == "ordago" or _decisive(amount, obs["scores"]):
-                history += "o"
-            else:
-                history += f"b{_bet_size(amount)}"
-        elif history.endswith("o"):
-            continue
-        elif kind == "ordago" or (kind == "raise" and _decisive(word.get("to", 0), obs["scores"])):
-            history += "o"
-        elif kind == "raise" and not history.endswith("r"):
-            history += "r"
+        if history:
+            history = after_opening(history, word, obs["scores"])
+        elif word["type"] == "pass":
+            passed[team] = True
+        else:
+            history = ("p" if passed[1 - team] else "") + opening(word, obs["scores"])
     if not history:
         return "p" if passed[1 - team_of(seat)] else ""
     return history

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .cards import CARD_CODES
@@ -83,21 +84,17 @@ Matrix = list[list[float]]
 Counts = list[list[int]]
 
 
-def sample_matrices(
-    deals: int = DEALS, seed: int = SEED
-) -> dict[str, tuple[Counts, Counts, float]]:
-    """Lance -> (counts[i][j], wins[i][j], bonus): over sampled deals where both teams play the
-    lance, the teams' strengths in fine buckets (i, j) (:func:`team_strength` of each team's
-    best hand), how often they occur and how often i's team wins; and the mean Paires / Jeu
-    value of the winning team (0 elsewhere)."""
+def contested_lances(
+    deals: int, seed: int
+) -> Iterator[tuple[Lance, list[int], int, list[float], list[tuple[int, ...]]]]:
+    """Over deals sampled with the seeded shuffler (the two modalities in turn, the mano
+    anywhere), each lance both teams play: the lance, its playing seats from the mano, the seat
+    that wins it, each seat's percentile in it (:func:`lance_percentiles`) and each seat's
+    entry of the hand tables."""
     rng = SeededShuffler(seed)
-    out = {
-        lance: ([[0] * FINE for _ in range(FINE)], [[0] * FINE for _ in range(FINE)], [0, 0])
-        for lance in LANCES
-    }
     deck = list(CARD_CODES)
     for n in range(deals):
-        kings = 4 if n & 1 else 8  # the two modalities in turn
+        kings = 4 if n & 1 else 8
         table = TABLES[kings]
         pct = lance_percentiles(kings)
         rng.shuffle(deck)
@@ -110,28 +107,42 @@ def sample_matrices(
             idx = LANCE_INDEX[lance]
             if lance == "point" and anyone_jeu:
                 continue
-            playing = lance in ("paires", "jeu")
-            eligible = [s for s in order if info[s][idx]] if playing else order
-            teams = [[s for s in eligible if team_of(s) == t] for t in (0, 1)]
-            if not teams[0] or not teams[1]:
+            eligible = [s for s in order if info[s][idx]] if lance in ("paires", "jeu") else order
+            if len({team_of(s) for s in eligible}) < 2:
                 continue
             best = eligible[0]
             for s in eligible[1:]:
                 if info[s][idx] > info[best][idx]:
                     best = s
-            counts, wins, bonus = out[lance]
-            if lance in ("paires", "jeu"):
-                value = PAIRES_VALUE if lance == "paires" else JEU_VALUE
-                bonus[0] += info[team_of(best)][value] + info[team_of(best) + 2][value]
-                bonus[1] += 1
-            fine = []
-            for members in teams:
-                q = max(pct[keys[s]][slot] for s in members)
-                fine.append(min(FINE - 1, int(team_strength(q, len(members) == 2) * FINE)))
-            counts[fine[0]][fine[1]] += 1
-            counts[fine[1]][fine[0]] += 1
-            wins[fine[0]][fine[1]] += team_of(best) == 0
-            wins[fine[1]][fine[0]] += team_of(best) == 1
+            yield lance, eligible, best, [pct[k][slot] for k in keys], info
+
+
+def sample_matrices(
+    deals: int = DEALS, seed: int = SEED
+) -> dict[str, tuple[Counts, Counts, float]]:
+    """Lance -> (counts[i][j], wins[i][j], bonus): over sampled deals where both teams play the
+    lance, the teams' strengths in fine buckets (i, j) (:func:`team_strength` of each team's
+    best hand), how often they occur and how often i's team wins; and the mean Paires / Jeu
+    value of the winning team (0 elsewhere)."""
+    out = {
+        lance: ([[0] * FINE for _ in range(FINE)], [[0] * FINE for _ in range(FINE)], [0, 0])
+        for lance in LANCES
+    }
+    for lance, eligible, best, pct, info in contested_lances(deals, seed):
+        counts, wins, bonus = out[lance]
+        if lance in ("paires", "jeu"):
+            value = PAIRES_VALUE if lance == "paires" else JEU_VALUE
+            bonus[0] += info[team_of(best)][value] + info[team_of(best) + 2][value]
+            bonus[1] += 1
+        fine = []
+        for t in (0, 1):
+            members = [s for s in eligible if team_of(s) == t]
+            q = max(pct[s] for s in members)
+            fine.append(min(FINE - 1, int(team_strength(q, len(members) == 2) * FINE)))
+        counts[fine[0]][fine[1]] += 1
+        counts[fine[1]][fine[0]] += 1
+        wins[fine[0]][fine[1]] += team_of(best) == 0
+        wins[fine[1]][fine[0]] += team_of(best) == 1
     return {
         lance: (counts, wins, bonus[0] / bonus[1] if bonus[1] else 0.0)
         for lance, (counts, wins, bonus) in out.items()
