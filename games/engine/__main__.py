@@ -1,5 +1,5 @@
 """``python -m games.engine replay FILE|-``, ``fairness derive``, ``fairness verify FILE|-``,
-``bench``, ``solve`` and ``robots --parties N --seed S --team0 P --team1 Q``."""
+``bench``, ``solve``, ``solve-seats`` and ``robots --parties N --seed S --team0 P --team1 Q``."""
 
 from __future__ import annotations
 
@@ -34,6 +34,10 @@ def main(argv: list[str]) -> int:
         from .solve import main as solve
 
         return solve(argv[1:])
+    if argv == ["solve-seats"]:
+        from .solve_seats import main as solve_seats
+
+        return solve_seats(argv[1:])
     if argv[:1] == ["robots"]:
         from .robots_match import main as robots
 

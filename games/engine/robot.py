@@ -13,6 +13,7 @@ from functools import cache
 from typing import Literal
 
 from .cards import CARD_CODES, CARD_RANK, effective_rank
+from .envite_seats import hand_bucket, seat_context, seat_node, tree
 from .errors import IllegalAction
 from .robot_abstraction import (
     LANCES,
@@ -24,6 +25,7 @@ from .robot_abstraction import (
 )
 from .robot_abstraction import context as score_context
 from .robot_reading import (
+    folds_to_bets,
     has_thrown_an_ordago,
     holds_everything,
     reckless_chance,
@@ -31,6 +33,7 @@ from .robot_reading import (
     throws_wildly,
 )
 from .robot_strategy import BUCKETS, STRATEGY
+from .robot_strategy_seats import STRATEGY as SEAT_STRATEGY
 from .robot_v1 import best_discard, hand_key, kept_values, observation_seed, value_percentiles
 from .showdown import hand_tally
 from .solve import partie_chance
@@ -38,7 +41,7 @@ from .types import TARGET, Action, ActionType, Lance, LegalAction, Observation, 
 
 #: Names the robots' decisions: bumped whenever any level may decide differently, so what was
 #: computed from them (the reviews of docs/review.md) is computed again.
-ROBOT_VERSION = "31.4"
+ROBOT_VERSION = "31.5"
 
 Level = Literal["expert", "confirme", "debutant"]
 LEVELS: tuple[Level, ...] = ("expert", "confirme", "debutant")
@@ -124,16 +127,20 @@ def beginner_discard(cards: list[str], kings: int, template: LegalAction) -> lis
 
 @cache
 def strategy(level: Level, lance: str, ctx: int, node: str) -> tuple[tuple[float, ...], ...]:
-    """Per bucket, the probability of each of the node's actions (from the solved tables)."""
-    text = STRATEGY[f"{level}/{lance}/{ctx}/{node}"]
-    k = len(TREE[node][1])
+    """Per bucket, the probability of each of the node's actions (the two-seat tables)."""
+    return _decode(STRATEGY[f"{level}/{lance}/{ctx}/{node}"], len(TREE[node][1]))
+
+
+@cache
+def seat_strategy(lance: str, pattern: str, ctx: int, node: str) -> tuple[tuple[float, ...], ...]:
+    """Per bucket, the probability of each of the node's actions (the four-seat tables)."""
+    return _decode(SEAT_STRATEGY[f"{lance}/{pattern}/{ctx}/{node}"], len(tree(pattern)[0][node][1]))
+
+
+def _decode(text: str, k: int) -> tuple[tuple[float, ...], ...]:
     digits = [int(text[i : i + 2]) for i in range(0, len(text), 2)]
-    out = []
-    for b in range(BUCKETS[level]):
-        row = digits[b * k : b * k + k]
-        total = sum(row) or 1
-        out.append(tuple(d / total for d in row))
-    return tuple(out)
+    rows = (digits[b : b + k] for b in range(0, len(digits), k))
+    return tuple(tuple(d / (sum(row) or 1) for d in row) for row in rows)
 
 
 def _draw(obs: Observation) -> float:
@@ -174,6 +181,13 @@ def betting_decision(
             return _concrete("b2" if ours_strength >= SAFE_BET else "p", betting["stake"], legal)
     mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
     probs = strategy(level, lance, ctx, node)[mine]
+    seats = seat_node(obs) if level == "expert" else None
+    if seats is not None and not (node in ("", "p") and folds_to_bets(obs, seat)):
+        pattern, history = seats
+        actions = tree(pattern)[0][history][1]
+        probs = seat_strategy(lance, pattern, seat_context(obs), history)[
+            hand_bucket(obs, hand_key(cards))
+        ]
     u = _draw(obs)
     choice = actions[probs.index(max(probs))]  # were rounding to leave u past the last share
     for act, p in zip(actions, probs, strict=True):

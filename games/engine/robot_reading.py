@@ -28,6 +28,8 @@ RECKLESS_SLOPE = 0.4
 ODD_OPENING = 11
 #: a team is read as holding every bet once this many lances were held and it refused none
 CALLING_HELD = 3
+#: a team that threw no órdago is read as folding to bets once it refused this many of ours
+FOLDS_AFTER = 3
 
 
 def holds_everything(obs: Observation, seat: int) -> bool:
@@ -46,6 +48,19 @@ def holds_everything(obs: Observation, seat: int) -> bool:
         if team_of(word["seat"]) == them and word["type"] == "refuse":
             refused_by_them += 1
     return refused_by_them == 0 and held >= CALLING_HELD
+
+
+def folds_to_bets(obs: Observation, seat: int) -> bool:
+    """Whether the other team has refused at least :data:`FOLDS_AFTER` of our bets (raises,
+    órdagos) in the partie, the record of a refusal naming the bettors, and thrown no órdago:
+    a cautious team, which pays for more bluffs than a sound one."""
+    us = team_of(seat)
+    refused = sum(
+        lance["outcome"] == "refused" and lance["winner_team"] == us
+        for record in obs["hands"]
+        for lance in record["lances"]
+    )
+    return refused >= FOLDS_AFTER and not has_thrown_an_ordago(obs, seat)
 
 
 def has_thrown_an_ordago(obs: Observation, seat: int) -> bool:

@@ -24,6 +24,8 @@ from games.engine.robot import (
 )
 from games.engine.robot_abstraction import node_of, strength
 from games.engine.robot_reading import (
+    FOLDS_AFTER,
+    folds_to_bets,
     has_thrown_an_ordago,
     holds_everything,
     opened_oddly,
@@ -249,13 +251,34 @@ def test_one_ordago_of_the_other_team_is_read_and_is_not_yet_reckless():
     assert not has_thrown_an_ordago(observation(_at_grand(cards, QUIET), 0), 0)
 
 
+def _last_to_open_the_grand(cards: list[str], history: list[dict]) -> dict:
+    """Seat 3 to open the Grand after the three others passed, the partie's past hands being
+    ``history``."""
+    rest = [c for c in CARD_CODES if c not in cards]
+    hands = {0: rest[0:4], 1: rest[4:8], 2: rest[8:12], 3: cards}
+    state = play(start(hands, mano=0), (0, "cut"), (0, "pass"), (1, "pass"), (2, "pass"))
+    state["hands"] = [dict(h) for h in history]
+    return state
+
+
 def test_a_bluff_of_the_tables_is_not_made_once_the_other_team_threw_an_ordago():
-    """Such a team holds a small bluff or answers it with its órdago."""
-    weak = ["10b", "10c", "10e", "4b"]
-    quiet = observation(_at_grand(weak, QUIET), 0)
-    assert strength(quiet, 0, hand_key(weak)) < NO_BLUFF_BELOW
-    assert robot_action(quiet) == {"type": "bet", "amount": 2}  # the solved tables' bluff
-    assert robot_action(observation(_at_grand(weak, ONE_ORDAGO), 0)) == {"type": "pass"}
+    """Such a team holds a small bluff or answers it with its órdago. The last seat to open
+    after three passes bluffs with some weak hands (the tables' mix, drawn per observation)."""
+    low = ["4o", "4c", "5e", "5b", "6o", "6c", "7e", "7b", "10o", "10c"]
+    bluffs = []
+    for weak in map(list, itertools.combinations(low, 4)):
+        quiet = observation(_last_to_open_the_grand(weak, QUIET), 3)
+        if strength(quiet, 3, hand_key(weak)) < NO_BLUFF_BELOW and robot_action(quiet) == {
+            "type": "bet",
+            "amount": 2,
+        }:
+            bluffs.append(weak)
+    assert bluffs
+    theirs = [_past(_lance("refused", "ordago", winner_team=0)), _past(), _past()]
+    for weak in bluffs:
+        after = observation(_last_to_open_the_grand(weak, theirs), 3)
+        assert has_thrown_an_ordago(after, 3)
+        assert robot_action(after) == {"type": "pass"}
 
 
 @SLOW
@@ -325,3 +348,19 @@ def brute_plays(cards, kings, lance):
     if lance in ("paires", "jeu"):
         return info[LANCE_INDEX[lance]] > 0
     return not (lance == "point" and info[LANCE_INDEX["jeu"]] > 0)
+
+
+def test_a_team_that_refused_three_of_our_bets_and_threw_no_ordago_folds_to_bets():
+    """The record of a refusal names the bettors (its winner): refusals of ours count, theirs
+    that we refused do not, and one órdago of theirs ends the reading."""
+    ours = _lance("refused", 2, winner_team=0)
+    theirs = _lance("refused", 2, winner_team=1)
+    cards = ["12o", "11c", "5e", "4b"]
+    two = _at_grand(cards, [_past(ours, theirs), _past(ours, theirs)])
+    assert FOLDS_AFTER == 3 and not folds_to_bets(observation(two, 0), 0)
+    three = _at_grand(cards, [_past(ours, theirs), _past(ours, ours)])
+    assert folds_to_bets(observation(three, 0), 0)
+    assert not folds_to_bets(observation(three, 1), 1)  # seen from the other team
+    ordago = _lance("refused", "ordago", winner_team=1)
+    thrown = _at_grand(cards, [_past(ours, theirs), _past(ours, ours, ordago)])
+    assert not folds_to_bets(observation(thrown, 0), 0)
