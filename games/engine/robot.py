@@ -1,8 +1,9 @@
 """The computer players' decision (docs/robots.md): a pure function of one seat's observation,
 so a robot never sees more than a player in its seat would.
 
-``robot_action(observation(state, seat), level)`` follows the strategy solved offline
-(:mod:`robot_strategy`, on the abstract envite of :mod:`robot_abstraction`), sampled with a
+``robot_action(observation(state, seat), level)`` follows the strategy solved offline (the
+Expert's on the four-seat envite of :mod:`envite_seats`, :mod:`robot_strategy_seats`; the
+Confirmé's on the two-seat one of :mod:`robot_abstraction`, :mod:`robot_strategy`), sampled with a
 number drawn from the observation's hash: the same observation always gets the same decision,
 one of ``obs["legal"]``. The three levels: docs/engine.md (« Robots »).
 """
@@ -179,8 +180,6 @@ def betting_decision(
             return _concrete("o", betting["stake"], legal)
         if node in ("", "p"):  # a bluff would meet an órdago half the time
             return _concrete("b2" if ours_strength >= SAFE_BET else "p", betting["stake"], legal)
-    mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
-    probs = strategy(level, lance, ctx, node)[mine]
     seats = seat_node(obs) if level == "expert" else None
     if seats is not None and not (node in ("", "p") and folds_to_bets(obs, seat)):
         pattern, history = seats
@@ -188,6 +187,9 @@ def betting_decision(
         probs = seat_strategy(lance, pattern, seat_context(obs), history)[
             hand_bucket(obs, hand_key(cards))
         ]
+    else:  # Confirmé, and the Expert's openings against a team that folds to bets
+        mine = min(BUCKETS[level] - 1, int(ours_strength * BUCKETS[level]))
+        probs = strategy(level, lance, ctx, node)[mine]
     u = _draw(obs)
     choice = actions[probs.index(max(probs))]  # were rounding to leave u past the last share
     for act, p in zip(actions, probs, strict=True):
