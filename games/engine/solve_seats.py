@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .envite_seats import BUCKETS, patterns, seat_bucket, tree
+from .envite_seats import BUCKETS, pattern_of, patterns, seat_bucket, tree
 from .hands import JEU_VALUE, PAIRES_VALUE
 from .robot_abstraction import LANCES, context_scores
 from .solve import (
@@ -60,7 +60,7 @@ def sample(deals: int = DEALS, seed: int = SEED) -> Samples:
             bonus[(lance, pattern)] = [0.0, 0.0]
     for lance, eligible, best, pct, info in contested_lances(deals, seed):
         first = team_of(eligible[0])
-        key = (lance, "".join("X" if team_of(s) == first else "Y" for s in eligible))
+        key = (lance, pattern_of(eligible))
         joint = sum(seat_bucket(pct[s]) * BUCKETS**k for k, s in enumerate(eligible))
         counts[key][joint] += 1
         wins[key][joint] += team_of(best) == first
